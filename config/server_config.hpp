@@ -1,0 +1,116 @@
+#pragma once
+// The broker's settings (server.properties), typed and validated, with Kafka's key names and
+// defaults. known_keys() is the registry of every supported key; config/server.properties
+// lists the same keys with the same defaults (a test checks this).
+//
+// Validation: an unknown key is a warning ("unknown key 'foo.bar' ignored (line 12)"); a bad
+// value is an error (errc::invalid_value) that names the key, the value and what is
+// allowed: "log.segment.bytes: invalid value 'abc': expected an integer >= 14 (line 7)"
+// (or "(--override)"). Integers outside their Java type (int or long) are errors, never
+// wrapped. Numbers and booleans follow Kafka: optional sign, decimal; true/false in any case.
+// The first bad value, in file order and then override order, is the one reported.
+
+#include "config/error.hpp"
+#include "config/listener.hpp"
+#include "config/properties_file.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cafka::config {
+
+/// Every supported setting, initialised to its default. Derived settings (roll and
+/// retention time) hold the effective value after Kafka's precedence rules.
+struct server_config {
+  /// broker.id (>= 0). Kafka's default is -1 (generate an id through ZooKeeper); cafka
+  /// does not generate ids, so the default is 0, which is right for a single node.
+  int32_t broker_id = 0;
+  /// listeners: Kafka wire-protocol listeners, at least one.
+  std::vector<listener> listeners{listener{"PLAINTEXT", "127.0.0.1", 9092}};
+  /// log.dirs (or legacy log.dir when log.dirs is not given): unique, non-empty paths.
+  std::vector<std::string> log_dirs{"/tmp/cafka-logs"};
+  /// num.partitions (>= 1): partitions of an auto-created topic.
+  int32_t num_partitions = 1;
+  /// default.replication.factor (>= 1): replicas of an auto-created topic.
+  int32_t default_replication_factor = 1;
+  /// min.insync.replicas (>= 1): in-sync replicas an acks=all produce needs.
+  int32_t min_insync_replicas = 1;
+  /// zookeeper.connect: host:port[,host:port...][/chroot]; empty = embedded coordinator.
+  std::string zookeeper_connect;
+  /// zookeeper.session.timeout.ms (>= 1).
+  int32_t zookeeper_session_timeout_ms = 18000;
+  /// log.segment.bytes (>= 14).
+  int32_t log_segment_bytes = 1073741824;
+  /// Effective roll time: log.roll.ms if given, else log.roll.hours (default 168) in ms.
+  int64_t log_roll_ms = 168LL * 60 * 60 * 1000;
+  /// Effective retention time: log.retention.ms, else log.retention.minutes, else
+  /// log.retention.hours (default 168), in ms; -1 = unlimited.
+  int64_t log_retention_ms = 168LL * 60 * 60 * 1000;
+  /// log.retention.bytes: per-partition size limit; -1 = unlimited.
+  int64_t log_retention_bytes = -1;
+  /// log.retention.check.interval.ms (>= 1): how often the retention cleaner runs.
+  int64_t log_retention_check_interval_ms = 300000;
+  /// log.cleaner.enable: run compaction for topics with cleanup.policy=compact.
+  bool log_cleaner_enable = true;
+  /// log.flush.interval.messages (>= 1): fsync after this many unflushed records.
+  int64_t log_flush_interval_messages = std::numeric_limits<int64_t>::max();
+  /// log.flush.interval.ms (>= 0): fsync when unflushed data is this old; unset = never.
+  int64_t log_flush_interval_ms = std::numeric_limits<int64_t>::max();
+  /// log.index.interval.bytes (>= 0): log bytes between two sparse index entries.
+  int32_t log_index_interval_bytes = 4096;
+  /// log.index.size.max.bytes (>= 4): the size an index file is preallocated to.
+  int32_t log_index_size_max_bytes = 10485760;
+  /// message.max.bytes (>= 0): the largest record batch accepted.
+  int32_t message_max_bytes = 1048588;
+  /// auto.create.topics.enable: create a topic on first produce/metadata request.
+  bool auto_create_topics_enable = true;
+  /// delete.topic.enable: allow deleting topics.
+  bool delete_topic_enable = true;
+  /// replica.lag.time.max.ms (>= 1): a follower this far behind leaves the ISR.
+  int64_t replica_lag_time_max_ms = 30000;
+  /// socket.request.max.bytes (>= 1): the largest request a listener reads.
+  int32_t socket_request_max_bytes = 104857600;
+  /// group.initial.rebalance.delay.ms (>= 0): wait for more members before the first
+  /// rebalance of an empty group.
+  int32_t group_initial_rebalance_delay_ms = 3000;
+  /// offsets.retention.minutes (>= 1): keep committed offsets of an empty group this long.
+  int32_t offsets_retention_minutes = 10080;
+  /// caf.port (0..65535): the CAF middleman port for brokers and cafka's C++ client.
+  uint16_t caf_port = 9192;
+};
+
+bool operator==(const server_config& a, const server_config& b);
+inline bool operator!=(const server_config& a, const server_config& b) { return !(a == b); }
+
+/// One supported key, as documented in config/server.properties.
+struct key_info {
+  std::string name;          ///< e.g. "log.segment.bytes"
+  std::string default_value; ///< as written in server.properties; "" = unset by default
+  std::string allowed;       ///< e.g. "an integer >= 14"
+  std::string doc;           ///< one line
+};
+
+/// Every supported key (config/server.properties lists the same keys, grouped by topic).
+const std::vector<key_info>& known_keys();
+
+/// A validated configuration and the warnings found while building it.
+struct loaded_config {
+  server_config config;
+  std::vector<std::string> warnings;
+};
+
+/// Builds the configuration from a parsed file plus overrides (overrides win). Errors:
+/// errc::invalid_value as described at the top of this header.
+outcome<loaded_config> make_server_config(const properties& file,
+                                          const properties& overrides = {});
+
+/// Reads `path`, parses `args` with parse_overrides (config/overrides.hpp) and builds the
+/// configuration: what `cafka-server <path> [--override k=v]...` does. Errors: those of
+/// load_properties, parse_overrides and make_server_config.
+outcome<loaded_config> load_server_config(const std::string& path,
+                                          const std::vector<std::string_view>& args = {});
+
+} // namespace cafka::config

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The README's test command: set up, build, and run every test through ctest; then the
+# same tests again in an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# Non-zero exit on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+jobs=$(nproc)
+
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+CAFKA_BUILD_DIR=build-sanitize scripts/build.sh -DCAFKA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-sanitize --output-on-failure -j "$jobs"

@@ -1,0 +1,31 @@
+#pragma once
+// Settings of one partition log, taken from the broker's log.* keys and the topic's
+// overrides. Every field has Kafka's default.
+
+#include <cstdint>
+#include <limits>
+
+namespace cafka::storage {
+
+struct log_config {
+  /// log.segment.bytes / segment.bytes: roll when the active segment would exceed this.
+  int64_t segment_bytes = 1024 * 1024 * 1024;
+  /// log.roll.ms / segment.ms: roll when the active segment's first batch is this old.
+  int64_t roll_ms = 7LL * 24 * 60 * 60 * 1000;
+  /// log.index.interval.bytes: bytes of log between two sparse index entries.
+  int32_t index_interval_bytes = 4096;
+  /// log.index.size.max.bytes: the size an index file is preallocated to (roll when full).
+  int32_t index_max_bytes = 10 * 1024 * 1024;
+  /// log.retention.ms / retention.ms: delete sealed segments older than this; -1 = never.
+  int64_t retention_ms = 7LL * 24 * 60 * 60 * 1000;
+  /// log.retention.bytes / retention.bytes: delete oldest segments above this; -1 = never.
+  int64_t retention_bytes = -1;
+  /// log.flush.interval.messages / flush.messages: fsync after this many unflushed records.
+  int64_t flush_interval_messages = std::numeric_limits<int64_t>::max();
+  /// log.flush.interval.ms / flush.ms: fsync when unflushed data is this old.
+  int64_t flush_interval_ms = std::numeric_limits<int64_t>::max();
+  /// message.max.bytes / max.message.bytes: the largest batch accepted.
+  int32_t max_message_bytes = 1048588;
+};
+
+} // namespace cafka::storage

@@ -1,0 +1,363 @@
+#include "storage/partition_log.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "protocol/batch_header.hpp"
+#include "storage/errc.hpp"
+#include "storage/file.hpp"
+#include "storage/segment.hpp"
+#include "storage/segment_name.hpp"
+
+namespace cafka::storage {
+
+namespace fs = std::filesystem;
+
+partition_log::partition_log(std::string dir, const log_config& cfg)
+  : dir_(std::move(dir)), cfg_(cfg) {}
+
+partition_log::~partition_log() = default;
+
+result<std::unique_ptr<partition_log>> partition_log::open(std::string dir, const log_config& cfg,
+                                                           int64_t recovery_point,
+                                                           bool clean_shutdown, int64_t now_ms) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return ec;
+  std::unique_ptr<partition_log> log{new partition_log(std::move(dir), cfg)};
+  if (auto st = log->load(recovery_point, clean_shutdown, now_ms); !st)
+    return st.error();
+  return log;
+}
+
+status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t now_ms) {
+  struct found {
+    int64_t base;
+    uint64_t size;
+    bool has_index = false;
+    bool has_timeindex = false;
+  };
+  std::vector<found> logs;
+  std::vector<int64_t> index_bases, timeindex_bases;
+  std::error_code ec;
+  for (auto& entry : fs::directory_iterator(dir_, ec)) {
+    auto name = entry.path().filename().string();
+    if (auto base = parse_segment_file_name(name, segment_file::log)) {
+      std::error_code size_ec;
+      auto size = entry.file_size(size_ec);
+      if (size_ec)
+        return size_ec;
+      logs.push_back({*base, size});
+    } else if (auto b = parse_segment_file_name(name, segment_file::index)) {
+      index_bases.push_back(*b);
+    } else if (auto b = parse_segment_file_name(name, segment_file::timeindex)) {
+      timeindex_bases.push_back(*b);
+    }
+  }
+  if (ec)
+    return ec;
+  std::sort(logs.begin(), logs.end(), [](auto& a, auto& b) { return a.base < b.base; });
+  std::sort(index_bases.begin(), index_bases.end());
+  std::sort(timeindex_bases.begin(), timeindex_bases.end());
+  for (auto& f : logs) {
+    f.has_index = std::binary_search(index_bases.begin(), index_bases.end(), f.base);
+    f.has_timeindex = std::binary_search(timeindex_bases.begin(), timeindex_bases.end(), f.base);
+  }
+  report_.segments = logs.size();
+  if (logs.empty()) {
+    auto s = segment::create(dir_, 0, cfg_, now_ms);
+    if (!s)
+      return s.error();
+    segments_.push_back(std::move(*s));
+    recovery_point_ = 0;
+    dir_dirty_ = true;
+    return {};
+  }
+  for (auto& f : logs)
+    segments_.push_back(segment::existing(dir_, f.base, f.size, cfg_));
+
+  // Segment i is trusted when all its offsets lie below the recovery point, which we
+  // know when the next segment starts at or below it.
+  size_t first_untrusted = segments_.size();
+  if (!clean_shutdown) {
+    first_untrusted = 0;
+    while (first_untrusted + 1 < segments_.size()
+           && segments_[first_untrusted + 1]->base_offset() <= recovery_point)
+      ++first_untrusted;
+  }
+  for (size_t i = 0; i < first_untrusted; ++i) {
+    if (!logs[i].has_index || !logs[i].has_timeindex) {
+      auto r = segments_[i]->recover();
+      if (!r)
+        return r.error();
+      ++report_.rebuilt_indexes;
+    }
+  }
+  for (size_t i = first_untrusted; i < segments_.size(); ++i) {
+    auto r = segments_[i]->recover();
+    if (!r)
+      return r.error();
+    ++report_.recovered_segments;
+    report_.truncated_bytes += r->discarded_bytes;
+    bool overlaps_next = i + 1 < segments_.size() && segments_[i + 1]->base_offset() < r->next_offset;
+    if (r->discarded_bytes > 0 || overlaps_next) {
+      // Damage in the middle: nothing after it can be trusted to follow on.
+      if (auto st = delete_segments_after(i); !st)
+        return st;
+      break;
+    }
+  }
+  auto& active = *segments_.back();
+  if (!active.next_offset()) { // trusted after a clean shutdown
+    if (!active.load_tail()) {
+      auto r = active.recover();
+      if (!r)
+        return r.error();
+      ++report_.recovered_segments;
+      report_.truncated_bytes += r->discarded_bytes;
+    }
+  }
+  recovery_point_ = std::clamp(clean_shutdown ? log_end_offset() : recovery_point,
+                               log_start_offset(), log_end_offset());
+  return {};
+}
+
+status partition_log::delete_segments_after(size_t index) {
+  while (segments_.size() > index + 1) {
+    if (auto st = segments_.back()->remove(); !st)
+      return st;
+    segments_.pop_back();
+    ++report_.deleted_segments;
+  }
+  dir_dirty_ = true;
+  return {};
+}
+
+int64_t partition_log::log_start_offset() const noexcept {
+  return segments_.front()->base_offset();
+}
+
+int64_t partition_log::log_end_offset() const noexcept {
+  return *segments_.back()->next_offset();
+}
+
+uint64_t partition_log::size_bytes() const noexcept {
+  uint64_t total = 0;
+  for (auto& s : segments_)
+    total += s->size();
+  return total;
+}
+
+std::vector<int64_t> partition_log::segment_base_offsets() const {
+  std::vector<int64_t> out;
+  for (auto& s : segments_)
+    out.push_back(s->base_offset());
+  return out;
+}
+
+size_t partition_log::segment_index_for(int64_t offset) const noexcept {
+  auto it = std::upper_bound(segments_.begin(), segments_.end(), offset,
+                             [](int64_t o, const auto& s) { return o < s->base_offset(); });
+  return it == segments_.begin() ? 0 : static_cast<size_t>(it - segments_.begin()) - 1;
+}
+
+result<append_info> partition_log::append(std::vector<char>& batches, int64_t now_ms) {
+  if (batches.empty())
+    return errc::empty_append;
+  // Validate everything before writing anything: an append is all or nothing.
+  append_info info;
+  int64_t next = log_end_offset();
+  info.first_offset = next;
+  size_t at = 0;
+  while (at < batches.size()) {
+    auto h = protocol::validate_batch(protocol::bytes_view(batches.data() + at, batches.size() - at));
+    if (!h)
+      return h.error();
+    if (h->total_size() > static_cast<size_t>(cfg_.max_message_bytes))
+      return errc::batch_too_large;
+    protocol::set_base_offset(batches.data() + at, next);
+    next += int64_t{h->last_offset_delta} + 1;
+    info.max_timestamp = std::max(info.max_timestamp, h->max_timestamp);
+    info.records += static_cast<size_t>(h->record_count);
+    ++info.batches;
+    at += h->total_size();
+  }
+  info.last_offset = next - 1;
+  auto roll_now = should_roll(batches.size(), info.last_offset, now_ms);
+  if (!roll_now)
+    return roll_now.error();
+  if (*roll_now) {
+    if (auto st = roll(now_ms); !st)
+      return st.error();
+  }
+  if (auto st = segments_.back()->append(protocol::bytes_view(batches.data(), batches.size())); !st)
+    return st.error();
+  if (unflushed_records_ == 0)
+    first_unflushed_ms_ = now_ms;
+  unflushed_records_ += static_cast<int64_t>(info.records);
+  return info;
+}
+
+// Kafka's LogSegment.shouldRoll: the segment would grow past segment.bytes, its first
+// batch is older than roll.ms, an index is full, or offsets would overflow the index.
+result<bool> partition_log::should_roll(size_t append_bytes, int64_t last_offset, int64_t now_ms) {
+  auto& active = *segments_.back();
+  if (active.size() == 0)
+    return false;
+  if (active.size() > static_cast<uint64_t>(cfg_.segment_bytes) - std::min<uint64_t>(append_bytes, cfg_.segment_bytes))
+    return true;
+  auto rolling = active.rolling_timestamp();
+  if (!rolling)
+    return rolling.error();
+  if (now_ms - *rolling > cfg_.roll_ms)
+    return true;
+  return active.index_full() || last_offset - active.base_offset() > INT32_MAX;
+}
+
+status partition_log::roll(int64_t now_ms) {
+  if (auto st = segments_.back()->seal(); !st)
+    return st;
+  auto s = segment::create(dir_, log_end_offset(), cfg_, now_ms);
+  if (!s)
+    return s.error();
+  segments_.push_back(std::move(*s));
+  dir_dirty_ = true;
+  return {};
+}
+
+result<std::optional<partition_log::position>> partition_log::locate(int64_t offset) {
+  if (offset < log_start_offset() || offset > log_end_offset())
+    return errc::offset_out_of_range;
+  for (size_t i = segment_index_for(offset); i < segments_.size(); ++i) {
+    auto loc = segments_[i]->find_batch(offset);
+    if (!loc)
+      return loc.error();
+    if (*loc)
+      return std::optional<position>{position{segments_[i]->base_offset(), (*loc)->position}};
+  }
+  return std::optional<position>{};
+}
+
+result<std::vector<char>> partition_log::read(int64_t offset, size_t max_bytes,
+                                              std::optional<int64_t> end_offset) {
+  auto where = locate(offset);
+  if (!where)
+    return where.error();
+  int64_t end = std::min(end_offset.value_or(log_end_offset()), log_end_offset());
+  if (!*where || offset >= end)
+    return std::vector<char>{};
+  auto& seg = *segments_[segment_index_for((*where)->segment_base_offset)];
+  return seg.read((*where)->file_position, max_bytes, end);
+}
+
+result<std::optional<partition_log::timestamp_match>> partition_log::find_by_timestamp(int64_t timestamp) {
+  for (auto& s : segments_) {
+    auto largest = s->largest_timestamp();
+    if (!largest)
+      return largest.error();
+    if (*largest < timestamp)
+      continue;
+    auto loc = s->find_batch_by_timestamp(timestamp);
+    if (!loc)
+      return loc.error();
+    if (!*loc)
+      continue;
+    auto bytes = s->read((*loc)->position, 0, log_end_offset());
+    if (!bytes)
+      return bytes.error();
+    return std::optional<timestamp_match>{
+      timestamp_match{(*loc)->header.base_offset, (*loc)->header.max_timestamp, std::move(*bytes)}};
+  }
+  return std::optional<timestamp_match>{};
+}
+
+status partition_log::truncate_to(int64_t offset) {
+  if (offset >= log_end_offset())
+    return {};
+  if (offset <= log_start_offset()) {
+    // Kafka's truncateFullyAndStartAt: nothing survives, the log restarts at `offset`.
+    for (auto& s : segments_)
+      if (auto st = s->remove(); !st)
+        return st;
+    segments_.clear();
+    auto s = segment::create(dir_, std::max<int64_t>(offset, 0), cfg_, 0);
+    if (!s)
+      return s.error();
+    segments_.push_back(std::move(*s));
+  } else {
+    while (segments_.back()->base_offset() >= offset) {
+      if (auto st = segments_.back()->remove(); !st)
+        return st;
+      segments_.pop_back();
+    }
+    if (auto st = segments_.back()->truncate_to(offset); !st)
+      return st;
+  }
+  dir_dirty_ = true;
+  recovery_point_ = std::min(recovery_point_, log_end_offset());
+  return {};
+}
+
+result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_ms) {
+  std::vector<segment_summary> summaries;
+  summaries.reserve(segments_.size());
+  for (size_t i = 0; i < segments_.size(); ++i) {
+    segment_summary s{segments_[i]->base_offset(), segments_[i]->size(), -1};
+    // Timestamps cost a look at the time index: only fetch them while they can matter.
+    if (cfg_.retention_ms >= 0 && i + 1 < segments_.size()
+        && (i == 0 || now_ms - summaries.back().largest_timestamp > cfg_.retention_ms)) {
+      auto ts = segments_[i]->largest_timestamp();
+      if (!ts)
+        return ts.error();
+      s.largest_timestamp = *ts;
+    } else {
+      s.largest_timestamp = now_ms; // not expired by time
+    }
+    summaries.push_back(s);
+  }
+  auto decision = select_expired_segments(summaries, {cfg_.retention_ms, cfg_.retention_bytes}, now_ms);
+  std::vector<deleted_segment> deleted;
+  for (size_t i = 0; i < decision.total(); ++i) {
+    auto& s = *segments_.front();
+    deleted.push_back({s.base_offset(), s.size(), i < decision.by_time});
+    if (auto st = s.remove(); !st)
+      return st.error();
+    segments_.erase(segments_.begin());
+    dir_dirty_ = true;
+  }
+  recovery_point_ = std::max(recovery_point_, log_start_offset());
+  return deleted;
+}
+
+bool partition_log::flush_due(int64_t now_ms) const noexcept {
+  if (unflushed_records_ == 0)
+    return false;
+  return unflushed_records_ >= cfg_.flush_interval_messages
+         || now_ms - first_unflushed_ms_ >= cfg_.flush_interval_ms;
+}
+
+status partition_log::flush() {
+  for (size_t i = segment_index_for(recovery_point_); i < segments_.size(); ++i)
+    if (auto st = segments_[i]->flush(true); !st)
+      return st;
+  if (dir_dirty_) {
+    if (auto st = sync_directory(dir_); !st)
+      return st;
+    dir_dirty_ = false;
+  }
+  recovery_point_ = log_end_offset();
+  unflushed_records_ = 0;
+  first_unflushed_ms_ = -1;
+  return {};
+}
+
+status partition_log::close() {
+  if (auto st = segments_.back()->seal(); !st)
+    return st;
+  return flush();
+}
+
+} // namespace cafka::storage

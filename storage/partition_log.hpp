@@ -1,0 +1,141 @@
+#pragma once
+// The log of one partition: an ordered list of segments in one folder, the last of
+// which (the active segment) takes appends.
+//
+//   append    validates each batch (length, magic 2, CRC-32C, size limit), assigns
+//             offsets by rewriting base offsets only, and writes the whole buffer with
+//             one write(): once it returns, the bytes are in the operating system.
+//   read      whole batches from the one holding the requested offset.
+//   flush     fdatasync()s what the flush policy asks for and advances the recovery
+//             point, the offset below which the log is known to be on disk.
+//
+// Opening trusts the sealed segments below the recovery point (or all, after a clean
+// shutdown) and scans the rest with CRC checks: the first torn or corrupt batch and
+// everything after it is truncated away, and missing or damaged indexes are rebuilt.
+//
+// Not thread-safe and blocking: one owner calls it, off any latency-sensitive thread.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/result.hpp"
+#include "storage/log_config.hpp"
+#include "storage/retention.hpp"
+
+namespace cafka::storage {
+
+class segment;
+
+/// What append() assigned.
+struct append_info {
+  int64_t first_offset = 0;
+  int64_t last_offset = 0;
+  int64_t max_timestamp = -1;
+  size_t batches = 0;
+  size_t records = 0;
+};
+
+/// What open() found and repaired.
+struct recovery_report {
+  size_t segments = 0;          ///< segments found on disk
+  size_t recovered_segments = 0; ///< segments scanned with CRC checks
+  size_t rebuilt_indexes = 0;   ///< trusted segments whose index had to be rebuilt
+  uint64_t truncated_bytes = 0; ///< torn or corrupt bytes cut from the end
+  size_t deleted_segments = 0;  ///< segments after the damage, removed
+};
+
+/// A segment removed by retention.
+struct deleted_segment {
+  int64_t base_offset = 0;
+  uint64_t size = 0;
+  bool by_time = false; ///< else by size
+};
+
+class partition_log {
+public:
+  /// Opens (creating if needed) the log in `dir`. `recovery_point` comes from the
+  /// checkpoint file (0 if unknown); `clean_shutdown` says whether the previous owner
+  /// closed the log properly, in which case nothing is scanned.
+  static result<std::unique_ptr<partition_log>> open(std::string dir, const log_config& cfg,
+                                                     int64_t recovery_point,
+                                                     bool clean_shutdown, int64_t now_ms);
+  ~partition_log();
+  partition_log(const partition_log&) = delete;
+  partition_log& operator=(const partition_log&) = delete;
+
+  /// Appends one or more v2 batches, rewriting their base offsets in place.
+  result<append_info> append(std::vector<char>& batches, int64_t now_ms);
+
+  /// Bytes of whole batches starting with the batch that holds `offset`: at most
+  /// `max_bytes` unless the first batch alone is larger, none at or beyond `end_offset`
+  /// (default: the log end). Fails with offset_out_of_range outside
+  /// [log_start_offset(), log_end_offset()]; empty at the end.
+  result<std::vector<char>> read(int64_t offset, size_t max_bytes,
+                                 std::optional<int64_t> end_offset = std::nullopt);
+
+  /// Where the batch holding `offset` starts: its segment's base offset and the file
+  /// position; nothing when no batch holds it (at the log end). offset_out_of_range
+  /// outside the log.
+  struct position {
+    int64_t segment_base_offset = 0;
+    uint64_t file_position = 0;
+  };
+  result<std::optional<position>> locate(int64_t offset);
+
+  /// The first batch whose max timestamp is >= `timestamp` (Kafka's ListOffsets
+  /// lookup), as (base offset of that batch, its max timestamp); nothing if none.
+  struct timestamp_match {
+    int64_t batch_base_offset = 0;
+    int64_t batch_max_timestamp = 0;
+    std::vector<char> batch; ///< the batch's bytes, for a per-record search
+  };
+  result<std::optional<timestamp_match>> find_by_timestamp(int64_t timestamp);
+
+  /// Removes every record at or after `offset` (whole batches; see segment).
+  status truncate_to(int64_t offset);
+
+  /// Deletes the segments that retention selects; returns them, oldest first.
+  result<std::vector<deleted_segment>> apply_retention(int64_t now_ms);
+
+  /// Whether the flush policy wants a flush now.
+  bool flush_due(int64_t now_ms) const noexcept;
+  /// fdatasync()s everything not yet on disk and moves the recovery point to the end.
+  status flush();
+  /// Flushes and seals the indexes so that the next open() after a clean shutdown
+  /// reads nothing. The object must not be used afterwards.
+  status close();
+
+  int64_t log_start_offset() const noexcept;
+  int64_t log_end_offset() const noexcept;
+  int64_t recovery_point() const noexcept { return recovery_point_; }
+  uint64_t size_bytes() const noexcept;
+  size_t segment_count() const noexcept { return segments_.size(); }
+  std::vector<int64_t> segment_base_offsets() const;
+  const recovery_report& recovery() const noexcept { return report_; }
+  const log_config& config() const noexcept { return cfg_; }
+  /// Applies new settings (topic config changes); they take effect on the next roll.
+  void set_config(const log_config& cfg) { cfg_ = cfg; }
+  const std::string& dir() const noexcept { return dir_; }
+
+private:
+  partition_log(std::string dir, const log_config& cfg);
+  status load(int64_t recovery_point, bool clean_shutdown, int64_t now_ms);
+  status roll(int64_t now_ms);
+  result<bool> should_roll(size_t append_bytes, int64_t last_offset, int64_t now_ms);
+  status delete_segments_after(size_t index);
+  size_t segment_index_for(int64_t offset) const noexcept;
+
+  std::string dir_;
+  log_config cfg_;
+  std::vector<std::unique_ptr<segment>> segments_;
+  int64_t recovery_point_ = 0;
+  int64_t unflushed_records_ = 0;
+  int64_t first_unflushed_ms_ = -1;
+  bool dir_dirty_ = false;
+  recovery_report report_;
+};
+
+} // namespace cafka::storage

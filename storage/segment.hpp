@@ -1,0 +1,121 @@
+#pragma once
+// One segment of a partition log: <base>.log holds record batches back to back, with a
+// sparse <base>.index (offset -> position) and <base>.timeindex (timestamp -> offset).
+//
+// A segment never interprets records: it reads the 61-byte batch header only (and the
+// CRC during recovery). Its log file descriptor and indexes are opened lazily, so that
+// opening a log of thousands of sealed segments costs a directory listing.
+//
+// Offsets: base_offset() is the offset in the file name; a batch's base offset is its
+// first record; next_offset() is one past the last record of the last batch.
+// Not thread-safe: the owning partition_log calls everything.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/batch_header.hpp"
+#include "protocol/result.hpp"
+#include "storage/file.hpp"
+#include "storage/index_entries.hpp"
+#include "storage/index_file.hpp"
+#include "storage/log_config.hpp"
+
+namespace cafka::storage {
+
+/// Where a batch sits in a segment.
+struct batch_location {
+  protocol::batch_header header;
+  uint64_t position = 0;
+};
+
+/// What a CRC-checking scan of a segment found.
+struct scan_summary {
+  uint64_t valid_bytes = 0;     ///< bytes of good batches from the start of the file
+  uint64_t discarded_bytes = 0; ///< bytes after them (torn or corrupt), truncated away
+  int64_t next_offset = 0;      ///< one past the last good record (base offset if none)
+  size_t batches = 0;           ///< good batches
+};
+
+class segment {
+public:
+  /// Creates a new, empty segment (its files are created or emptied).
+  static result<std::unique_ptr<segment>> create(std::string dir, int64_t base_offset,
+                                                 const log_config& cfg, int64_t now_ms);
+  /// Describes an existing segment of `log_size` bytes without reading it.
+  static std::unique_ptr<segment> existing(std::string dir, int64_t base_offset,
+                                           uint64_t log_size, const log_config& cfg);
+
+  segment(const segment&) = delete;
+  segment& operator=(const segment&) = delete;
+
+  int64_t base_offset() const noexcept { return base_offset_; }
+  uint64_t size() const noexcept { return size_; }
+  /// One past the last record; known once the segment was appended to, scanned, or
+  /// its last batch located (load_tail()). Sealed trusted segments may not know it.
+  std::optional<int64_t> next_offset() const noexcept { return next_offset_; }
+
+  /// Scans every batch from position 0, checking length, magic, offsets and CRC;
+  /// truncates the file at the first bad batch and rebuilds both indexes.
+  result<scan_summary> recover();
+  /// For a segment trusted after a clean shutdown that becomes the active one: loads its
+  /// indexes and walks the headers after the last index entry to learn next_offset().
+  status load_tail();
+
+  /// Appends batches that were validated and given their offsets by the caller.
+  status append(protocol::bytes_view batches);
+
+  /// The first batch whose last offset is >= `offset`, or nothing when none is.
+  result<std::optional<batch_location>> find_batch(int64_t offset);
+  /// The first batch whose max timestamp is >= `timestamp` (Kafka's approximation
+  /// through the time index), or nothing.
+  result<std::optional<batch_location>> find_batch_by_timestamp(int64_t timestamp);
+  /// Whole batches from `position`: at most `max_bytes`, but at least the first batch,
+  /// and none whose base offset is >= `end_offset`.
+  result<std::vector<char>> read(uint64_t position, size_t max_bytes, int64_t end_offset);
+
+  /// The largest timestamp of any batch (file mtime when no batch has one).
+  result<int64_t> largest_timestamp();
+  /// The max timestamp of the first batch, or the creation time: the clock of log.roll.ms.
+  result<int64_t> rolling_timestamp();
+
+  /// Removes every batch whose last offset is >= `offset` (a batch holding `offset` goes
+  /// whole, as in Kafka).
+  status truncate_to(int64_t offset);
+  /// Writes pending index entries; with `sync` also fdatasync()s log and indexes.
+  status flush(bool sync);
+  /// Called when the segment stops being the active one: adds the final time index entry.
+  status seal();
+  bool index_full() const noexcept;
+  /// Deletes the segment's files.
+  status remove();
+
+private:
+  segment(std::string dir, int64_t base_offset, const log_config& cfg);
+  status open_log_file();
+  status open_indexes();
+  status check_indexes();
+  void reset_index_state();
+  void index_batch(const protocol::batch_header& h, uint64_t position);
+
+  std::string dir_;
+  int64_t base_offset_;
+  log_config cfg_;
+  uint64_t size_ = 0;
+  std::optional<int64_t> next_offset_;
+  file log_;
+  bool indexes_open_ = false;
+  index_file<offset_entry> offset_index_;
+  index_file<time_entry> time_index_;
+  // State of the index writer (Kafka's bytesSinceLastIndexEntry and max-timestamp-so-far).
+  uint64_t bytes_since_index_entry_ = 0;
+  int64_t largest_timestamp_ = -1;
+  int64_t offset_of_largest_timestamp_ = -1;
+  bool largest_timestamp_known_ = false;
+  std::optional<int64_t> rolling_timestamp_;
+  bool dirty_ = false;
+};
+
+} // namespace cafka::storage

@@ -1,0 +1,3 @@
+// The config_tests binary: tests of config/ (server.properties parsing and validation).
+#define BOOST_TEST_MODULE config_tests
+#include <boost/test/unit_test.hpp>
