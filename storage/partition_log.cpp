@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "protocol/batch_header.hpp"
+#include "protocol/record_batch.hpp"
 #include "storage/errc.hpp"
 #include "storage/file.hpp"
 #include "storage/segment.hpp"
@@ -272,6 +273,26 @@ result<std::optional<partition_log::timestamp_match>> partition_log::find_by_tim
       timestamp_match{(*loc)->header.base_offset, (*loc)->header.max_timestamp, std::move(*bytes)}};
   }
   return std::optional<timestamp_match>{};
+}
+
+result<std::optional<partition_log::timestamp_offset>>
+partition_log::offset_for_timestamp(int64_t timestamp) {
+  auto match = find_by_timestamp(timestamp);
+  if (!match)
+    return match.error();
+  if (!*match)
+    return std::optional<timestamp_offset>{};
+  auto& m = **match;
+  std::optional<timestamp_offset> found;
+  auto visited = protocol::for_each_record(
+    protocol::bytes_view(m.batch.data(), m.batch.size()),
+    static_cast<size_t>(cfg_.max_message_bytes) * 64, [&](const protocol::record_view& r) {
+      if (!found && r.timestamp >= timestamp)
+        found = timestamp_offset{r.offset, r.timestamp};
+    });
+  if (!visited || !found) // unreadable records: answer at batch granularity
+    return std::optional<timestamp_offset>{timestamp_offset{m.batch_base_offset, m.batch_max_timestamp}};
+  return found;
 }
 
 status partition_log::truncate_to(int64_t offset) {

@@ -94,6 +94,15 @@ public:
   };
   result<std::optional<timestamp_match>> find_by_timestamp(int64_t timestamp);
 
+  /// ListOffsets by timestamp: the first record whose timestamp is >= `timestamp`
+  /// (searched within the batch find_by_timestamp() picks, decompressing it if needed;
+  /// for a codec this build cannot open, the batch's base offset). Nothing if none.
+  struct timestamp_offset {
+    int64_t offset = 0;
+    int64_t timestamp = 0;
+  };
+  result<std::optional<timestamp_offset>> offset_for_timestamp(int64_t timestamp);
+
   /// Removes every record at or after `offset` (whole batches; see segment).
   status truncate_to(int64_t offset);
 

@@ -3,6 +3,7 @@
 
 #include "protocol/batch_header.hpp"
 #include "protocol/errc.hpp"
+#include "protocol/record_batch.hpp"
 #include "storage/errc.hpp"
 #include "storage/partition_log.hpp"
 #include "storage/segment_name.hpp"
@@ -223,6 +224,25 @@ BOOST_AUTO_TEST_CASE(find_the_first_batch_at_or_after_a_timestamp) {
   auto none = log->find_by_timestamp(12000);
   BOOST_REQUIRE(none);
   BOOST_TEST(!*none);
+}
+
+BOOST_AUTO_TEST_CASE(find_the_exact_record_inside_the_batch) {
+  for (auto codec : {protocol::compression_codec::none, protocol::compression_codec::lz4}) {
+    test::temp_dir dir;
+    auto log = open_log(dir.path(), test::small_log_config());
+    append(*log, make_batch(3, 10, 4000)); // offsets 0..2, older
+    std::vector<protocol::record> records;
+    for (int i = 0; i < 10; ++i) // offsets 3..12, timestamps 5000, 5010, ..., 5090
+      records.push_back({std::nullopt, std::string("v"), {}, 5000 + 10 * i});
+    append(*log, protocol::build_batch(records, codec));
+    auto hit = log->offset_for_timestamp(5031);
+    BOOST_REQUIRE(hit);
+    BOOST_REQUIRE(*hit);
+    BOOST_TEST((*hit)->offset == 7);
+    BOOST_TEST((*hit)->timestamp == 5040);
+    BOOST_TEST((*log->offset_for_timestamp(4000))->offset == 0);
+    BOOST_TEST(!*log->offset_for_timestamp(5091));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

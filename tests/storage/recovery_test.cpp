@@ -2,6 +2,9 @@
 // clean shutdowns, and the lock on log.dirs.
 #include <boost/test/unit_test.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "storage/errc.hpp"
@@ -195,6 +198,21 @@ BOOST_AUTO_TEST_CASE(are_locked_against_a_second_owner) {
   first->reset();
   auto third = log_directory::open(dir.path());
   BOOST_TEST(static_cast<bool>(third));
+}
+
+BOOST_AUTO_TEST_CASE(are_locked_against_another_process) {
+  test::temp_dir dir;
+  auto owner = log_directory::open(dir.path());
+  BOOST_REQUIRE(owner);
+  pid_t child = ::fork();
+  if (child == 0) { // the second process: must be refused with log_dir_locked
+    auto second = log_directory::open(dir.path());
+    ::_exit(!second && second.error() == errc::log_dir_locked ? 0 : 1);
+  }
+  int status = 0;
+  BOOST_REQUIRE(::waitpid(child, &status, 0) == child);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(remember_recovery_points_and_clean_shutdowns) {
