@@ -106,6 +106,13 @@ void file::close() noexcept {
   }
 }
 
+result<file> file::duplicate() const {
+  int fd = ::fcntl(fd_, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0)
+    return last_system_error();
+  return file{fd};
+}
+
 status sync_directory(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
@@ -133,6 +140,14 @@ status write_file_atomically(const std::string& path, const std::string& content
     return last_system_error();
   auto slash = path.find_last_of('/');
   return sync_directory(slash == std::string::npos ? "." : path.substr(0, slash));
+}
+
+status delete_files(const std::vector<std::string>& paths) {
+  status first;
+  for (auto& p : paths)
+    if (::unlink(p.c_str()) != 0 && errno != ENOENT && first)
+      first = last_system_error();
+  return first;
 }
 
 result<std::string> read_whole_file(const std::string& path) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "protocol/result.hpp"
 
@@ -38,6 +39,8 @@ public:
   /// fdatasync(): data and the size reach the device.
   status sync();
   void close() noexcept;
+  /// A second descriptor for the same open file (for fsync on another thread).
+  result<file> duplicate() const;
 
 private:
   explicit file(int fd) : fd_(fd) {}
@@ -49,6 +52,10 @@ status sync_directory(const std::string& path);
 
 /// Writes `contents` to `path` atomically: a temporary file, fsync, rename, fsync of the folder.
 status write_file_atomically(const std::string& path, const std::string& contents);
+
+/// Unlinks every path (missing files are fine); the first other failure is returned
+/// after trying all.
+status delete_files(const std::vector<std::string>& paths);
 
 /// Reads a whole (small) file.
 result<std::string> read_whole_file(const std::string& path);

@@ -62,7 +62,7 @@ Entry index_file<Entry>::at(size_t i) const noexcept {
 }
 
 template <class Entry>
-status index_file<Entry>::persist(bool sync) {
+status index_file<Entry>::persist() {
   if (!tail_.empty()) {
     std::vector<char> buf(tail_.size() * Entry::disk_size);
     for (size_t i = 0; i < tail_.size(); ++i)
@@ -74,7 +74,7 @@ status index_file<Entry>::persist(bool sync) {
     if (auto st = remap(count); !st)
       return st;
   }
-  return sync ? file_.sync() : status{};
+  return {};
 }
 
 template <class Entry>

@@ -3,8 +3,9 @@
 //
 // Entries already written to the file are read through a read-only memory map, so a
 // sealed segment's index costs page cache, not heap. Entries appended since the last
-// persist() live in a small in-memory tail; persist() writes them, optionally syncs,
-// and remaps. A crash loses at most the tail, which recovery rebuilds from the log.
+// persist() live in a small in-memory tail; persist() writes them and remaps (the
+// fsync is the owner's, through duplicate_file()). A crash loses at most the
+// tail, which recovery rebuilds from the log.
 //
 // Not thread-safe: one owner (the segment) calls everything.
 
@@ -53,10 +54,12 @@ public:
     return lo == 0 ? size() : lo - 1;
   }
 
-  /// Writes the in-memory tail to the file (and fdatasync()s when `sync`).
-  status persist(bool sync);
+  /// Writes the in-memory tail to the file.
+  status persist();
   /// Keeps the first `n` entries.
   status truncate(size_t n);
+  /// A second descriptor of the file, for an fsync on another thread.
+  result<file> duplicate_file() const { return file_.duplicate(); }
   /// Removes the file from disk (the object becomes empty).
   status remove();
   const std::string& path() const noexcept { return path_; }

@@ -17,8 +17,6 @@ constexpr const char* checkpoint_name = "recovery-point-offset-checkpoint";
 constexpr const char* clean_marker_name = ".cafka-clean-shutdown";
 } // namespace
 
-log_directory::~log_directory() = default;
-
 result<std::unique_ptr<log_directory>> log_directory::open(const std::string& root) {
   std::error_code ec;
   fs::create_directories(root, ec);
@@ -35,7 +33,6 @@ result<std::unique_ptr<log_directory>> log_directory::open(const std::string& ro
   d->recovery_points_ = points ? *points : offset_checkpoint{};
   auto marker = root + '/' + clean_marker_name;
   d->clean_ = points && ::access(marker.c_str(), F_OK) == 0;
-  // From here on a crash is an unclean shutdown.
   if (::unlink(marker.c_str()) == 0) {
     if (auto st = sync_directory(root); !st)
       return st.error();
@@ -54,65 +51,39 @@ result<std::vector<topic_partition>> log_directory::partitions_on_disk() const {
   }
   if (ec)
     return ec;
+  std::sort(out.begin(), out.end());
   return out;
 }
 
-result<partition_log*> log_directory::open_log(const topic_partition& tp, const log_config& cfg,
-                                               int64_t now_ms) {
-  if (auto* existing = find(tp))
-    return existing;
+std::string log_directory::partition_path(const topic_partition& tp) const {
+  return root_ + '/' + partition_dir_name(tp);
+}
+
+result<std::unique_ptr<partition_log>> log_directory::open_log(const topic_partition& tp,
+                                                               const log_config& cfg,
+                                                               int64_t now_ms) const {
   auto it = recovery_points_.find(tp);
   int64_t point = it == recovery_points_.end() ? 0 : it->second;
   // A partition missing from the checkpoint is recovered in full, even after a clean close.
   bool clean = clean_ && it != recovery_points_.end();
-  auto log = partition_log::open(root_ + '/' + partition_dir_name(tp), cfg, point, clean, now_ms);
-  if (!log)
-    return log.error();
-  auto* raw = log->get();
-  logs_.emplace(tp, std::move(*log));
-  return raw;
+  return partition_log::open(partition_path(tp), cfg, point, clean, now_ms);
 }
 
-partition_log* log_directory::find(const topic_partition& tp) const {
-  auto it = logs_.find(tp);
-  return it == logs_.end() ? nullptr : it->second.get();
+status log_directory::write_checkpoint(const offset_checkpoint& recovery_points) const {
+  return write_checkpoint_file(root_ + '/' + checkpoint_name, recovery_points);
 }
 
-status log_directory::delete_log(const topic_partition& tp) {
-  logs_.erase(tp);
-  recovery_points_.erase(tp);
-  std::error_code ec;
-  fs::remove_all(root_ + '/' + partition_dir_name(tp), ec);
-  if (ec)
-    return ec;
-  return write_checkpoint();
-}
-
-status log_directory::write_checkpoint() {
-  for (auto& [tp, log] : logs_)
-    recovery_points_[tp] = log->recovery_point();
-  return write_checkpoint_file(root_ + '/' + checkpoint_name, recovery_points_);
-}
-
-status log_directory::close() {
-  // After an unclean start, a log nobody opened was never recovered: it must not be
-  // trusted blindly next time, so the marker is only written when every log was closed.
-  bool all_closed_here = clean_;
-  if (!all_closed_here) {
+status log_directory::mark_clean_shutdown(const offset_checkpoint& recovery_points) const {
+  if (auto st = write_checkpoint(recovery_points); !st)
+    return st;
+  if (!clean_) {
     auto on_disk = partitions_on_disk();
     if (!on_disk)
       return on_disk.error();
-    all_closed_here = std::all_of(on_disk->begin(), on_disk->end(),
-                                  [this](const topic_partition& tp) { return find(tp) != nullptr; });
+    for (auto& tp : *on_disk)
+      if (recovery_points.count(tp) == 0)
+        return {};
   }
-  for (auto& [tp, log] : logs_)
-    if (auto st = log->close(); !st)
-      return st;
-  if (auto st = write_checkpoint(); !st)
-    return st;
-  logs_.clear();
-  if (!all_closed_here)
-    return {};
   return write_file_atomically(root_ + '/' + clean_marker_name, "");
 }
 

@@ -4,12 +4,12 @@
 //
 //   <root>/.lock                              held while open (dir_lock)
 //   <root>/recovery-point-offset-checkpoint   flushed offset per partition
-//   <root>/.cafka-clean-shutdown              present only between close() and the next open()
+//   <root>/.cafka-clean-shutdown              present only between a clean close and the next open
 //   <root>/<topic>-<partition>/               one partition_log each
 //
-// Not thread-safe: one owner.
+// The logs it opens belong to the caller (a partition actor each); the owner of the
+// directory collects their recovery points and writes them back. Not thread-safe.
 
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,21 +26,25 @@ namespace cafka::storage {
 class log_directory {
 public:
   /// Creates `root` if needed and locks it (log_dir_locked if another process has it).
+  /// Removes the clean-shutdown marker: from now on a crash is an unclean shutdown.
   static result<std::unique_ptr<log_directory>> open(const std::string& root);
-  ~log_directory();
 
   /// Partition folders found under the root.
   result<std::vector<topic_partition>> partitions_on_disk() const;
-  /// Opens (creating if needed) a partition's log, recovering it as partition_log says.
-  result<partition_log*> open_log(const topic_partition& tp, const log_config& cfg, int64_t now_ms);
-  partition_log* find(const topic_partition& tp) const;
-  /// Closes a partition's log and deletes its folder.
-  status delete_log(const topic_partition& tp);
+  /// Opens (creating if needed) a partition's log with the recovery point of the
+  /// checkpoint, recovering it as partition_log::open() describes.
+  result<std::unique_ptr<partition_log>> open_log(const topic_partition& tp, const log_config& cfg,
+                                                  int64_t now_ms) const;
+  /// The folder of a partition (to delete it once its log is closed).
+  std::string partition_path(const topic_partition& tp) const;
 
-  /// Writes the recovery points of every open log (atomically).
-  status write_checkpoint();
-  /// Flushes and closes every log, writes the checkpoint and the clean-shutdown marker.
-  status close();
+  /// Writes the recovery points of the logs (atomically, with fsync: blocking).
+  status write_checkpoint(const offset_checkpoint& recovery_points) const;
+  /// After every log was closed: writes their final recovery points and the marker
+  /// that lets the next open() trust them without a scan. The marker is left out when
+  /// a partition on disk is missing from `recovery_points` after an unclean start,
+  /// since that log was never recovered.
+  status mark_clean_shutdown(const offset_checkpoint& recovery_points) const;
 
   const std::string& root() const noexcept { return root_; }
   bool previous_shutdown_was_clean() const noexcept { return clean_; }
@@ -51,8 +55,7 @@ private:
   std::string root_;
   dir_lock lock_;
   bool clean_ = false;
-  offset_checkpoint recovery_points_;
-  std::map<topic_partition, std::unique_ptr<partition_log>> logs_;
+  offset_checkpoint recovery_points_; ///< as read at open()
 };
 
 } // namespace cafka::storage

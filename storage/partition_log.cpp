@@ -43,6 +43,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   };
   std::vector<found> logs;
   std::vector<int64_t> index_bases, timeindex_bases;
+  std::vector<std::string> leftovers;
   std::error_code ec;
   for (auto& entry : fs::directory_iterator(dir_, ec)) {
     auto name = entry.path().filename().string();
@@ -56,10 +57,14 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
       index_bases.push_back(*b);
     } else if (auto b = parse_segment_file_name(name, segment_file::timeindex)) {
       timeindex_bases.push_back(*b);
+    } else if (name.size() > 8 && name.compare(name.size() - 8, 8, deleted_suffix) == 0) {
+      leftovers.push_back(entry.path().string()); // retention's, from before a crash
     }
   }
   if (ec)
     return ec;
+  if (auto st = delete_files(leftovers); !st)
+    return st;
   std::sort(logs.begin(), logs.end(), [](auto& a, auto& b) { return a.base < b.base; });
   std::sort(index_bases.begin(), index_bases.end());
   std::sort(timeindex_bases.begin(), timeindex_bases.end());
@@ -343,14 +348,24 @@ result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_
   std::vector<deleted_segment> deleted;
   for (size_t i = 0; i < decision.total(); ++i) {
     auto& s = *segments_.front();
-    deleted.push_back({s.base_offset(), s.size(), i < decision.by_time});
-    if (auto st = s.remove(); !st)
-      return st.error();
+    auto files = s.retire();
+    if (!files)
+      return files.error();
+    deleted.push_back({s.base_offset(), s.size(), i < decision.by_time, std::move(*files)});
     segments_.erase(segments_.begin());
     dir_dirty_ = true;
   }
   recovery_point_ = std::max(recovery_point_, log_start_offset());
   return deleted;
+}
+
+status flush_job::run() {
+  for (auto& f : files_)
+    if (auto st = f.sync(); !st)
+      return st;
+  if (!dir_to_sync_.empty())
+    return sync_directory(dir_to_sync_);
+  return {};
 }
 
 bool partition_log::flush_due(int64_t now_ms) const noexcept {
@@ -360,18 +375,33 @@ bool partition_log::flush_due(int64_t now_ms) const noexcept {
          || now_ms - first_unflushed_ms_ >= cfg_.flush_interval_ms;
 }
 
-status partition_log::flush() {
+result<flush_job> partition_log::prepare_flush() {
+  flush_job job;
   for (size_t i = segment_index_for(recovery_point_); i < segments_.size(); ++i)
-    if (auto st = segments_[i]->flush(true); !st)
-      return st;
+    if (auto st = segments_[i]->prepare_flush(job.files_); !st)
+      return st.error();
   if (dir_dirty_) {
-    if (auto st = sync_directory(dir_); !st)
-      return st;
+    job.dir_to_sync_ = dir_;
     dir_dirty_ = false;
   }
-  recovery_point_ = log_end_offset();
+  job.end_offset_ = log_end_offset();
   unflushed_records_ = 0;
   first_unflushed_ms_ = -1;
+  return job;
+}
+
+void partition_log::complete_flush(const flush_job& job) noexcept {
+  // A truncation while the job ran may have moved the end below the job's offset.
+  recovery_point_ = std::max(recovery_point_, std::min(job.end_offset(), log_end_offset()));
+}
+
+status partition_log::flush() {
+  auto job = prepare_flush();
+  if (!job)
+    return job.error();
+  if (auto st = job->run(); !st)
+    return st;
+  complete_flush(*job);
   return {};
 }
 

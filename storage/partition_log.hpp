@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "protocol/result.hpp"
+#include "storage/file.hpp"
 #include "storage/log_config.hpp"
 #include "storage/retention.hpp"
 
@@ -51,7 +52,24 @@ struct recovery_report {
 struct deleted_segment {
   int64_t base_offset = 0;
   uint64_t size = 0;
-  bool by_time = false; ///< else by size
+  bool by_time = false;           ///< else by size
+  std::vector<std::string> files; ///< renamed to *.deleted: the caller unlinks them
+};
+
+/// The fsync part of a flush, detached from the log so that it can run on another
+/// thread while the log keeps taking appends; holds duplicate file descriptors.
+class flush_job {
+public:
+  /// fdatasync()s every file and the folder if needed. Blocking.
+  status run();
+  /// The recovery point once run() succeeded.
+  int64_t end_offset() const noexcept { return end_offset_; }
+
+private:
+  friend class partition_log;
+  std::vector<file> files_;
+  std::string dir_to_sync_;
+  int64_t end_offset_ = 0;
 };
 
 class partition_log {
@@ -106,13 +124,17 @@ public:
   /// Removes every record at or after `offset` (whole batches; see segment).
   status truncate_to(int64_t offset);
 
-  /// Deletes the segments that retention selects; returns them, oldest first.
+  /// Removes the segments that retention selects from the log (their files renamed to
+  /// *.deleted for the caller to unlink); returns them, oldest first.
   result<std::vector<deleted_segment>> apply_retention(int64_t now_ms);
 
   /// Whether the flush policy wants a flush now.
   bool flush_due(int64_t now_ms) const noexcept;
   /// fdatasync()s everything not yet on disk and moves the recovery point to the end.
   status flush();
+  /// The same in three steps: prepare (here), run the job anywhere, then complete.
+  result<flush_job> prepare_flush();
+  void complete_flush(const flush_job& job) noexcept;
   /// Flushes and seals the indexes so that the next open() after a clean shutdown
   /// reads nothing. The object must not be used afterwards.
   status close();

@@ -249,7 +249,7 @@ result<scan_summary> segment::recover() {
   }
   next_offset_ = expected;
   dirty_ = true;
-  if (auto st = flush(false); !st)
+  if (auto st = persist_indexes(); !st)
     return st.error();
   return summary;
 }
@@ -460,20 +460,12 @@ status segment::truncate_to(int64_t offset) {
   return r ? status{} : status{r.error()};
 }
 
-status segment::flush(bool sync) {
-  if (sync && dirty_ && log_.is_open()) {
-    if (auto st = log_.sync(); !st)
-      return st;
-  }
-  if (indexes_open_) {
-    if (auto st = offset_index_.persist(sync); !st)
-      return st;
-    if (auto st = time_index_.persist(sync); !st)
-      return st;
-  }
-  if (sync)
-    dirty_ = false;
-  return {};
+status segment::persist_indexes() {
+  if (!indexes_open_)
+    return {};
+  if (auto st = offset_index_.persist(); !st)
+    return st;
+  return time_index_.persist();
 }
 
 status segment::seal() {
@@ -483,13 +475,55 @@ status segment::seal() {
       && (time_index_.empty() || largest_timestamp_ > time_index_.back().timestamp))
     time_index_.push_back({largest_timestamp_,
                            static_cast<int32_t>(offset_of_largest_timestamp_ - base_offset_)});
-  return flush(false);
+  return persist_indexes();
 }
 
 bool segment::index_full() const noexcept {
   auto limit = static_cast<size_t>(cfg_.index_max_bytes);
   return offset_index_.size() * offset_entry::disk_size + offset_entry::disk_size > limit
          || time_index_.size() * time_entry::disk_size + time_entry::disk_size > limit;
+}
+
+status segment::prepare_flush(std::vector<file>& to_sync) {
+  if (auto st = persist_indexes(); !st)
+    return st;
+  if (!dirty_ || !log_.is_open())
+    return {};
+  auto add = [&to_sync](result<file> f) -> status {
+    if (!f)
+      return f.error();
+    to_sync.push_back(std::move(*f));
+    return {};
+  };
+  if (auto st = add(log_.duplicate()); !st)
+    return st;
+  if (indexes_open_) {
+    if (auto st = add(offset_index_.duplicate_file()); !st)
+      return st;
+    if (auto st = add(time_index_.duplicate_file()); !st)
+      return st;
+  }
+  dirty_ = false;
+  return {};
+}
+
+result<std::vector<std::string>> segment::retire() {
+  log_.close();
+  offset_index_ = index_file<offset_entry>{};
+  time_index_ = index_file<time_entry>{};
+  indexes_open_ = false;
+  std::vector<std::string> renamed;
+  for (auto kind : {segment_file::log, segment_file::index, segment_file::timeindex}) {
+    auto path = segment_file_path(dir_, base_offset_, kind);
+    auto target = path + deleted_suffix;
+    if (::rename(path.c_str(), target.c_str()) != 0) {
+      if (errno == ENOENT)
+        continue;
+      return last_system_error();
+    }
+    renamed.push_back(std::move(target));
+  }
+  return renamed;
 }
 
 status segment::remove() {

@@ -84,13 +84,19 @@ public:
   /// Removes every batch whose last offset is >= `offset` (a batch holding `offset` goes
   /// whole, as in Kafka).
   status truncate_to(int64_t offset);
-  /// Writes pending index entries; with `sync` also fdatasync()s log and indexes.
-  status flush(bool sync);
+  /// Writes the index entries still held in memory to the index files (no fsync).
+  status persist_indexes();
   /// Called when the segment stops being the active one: adds the final time index entry.
   status seal();
   bool index_full() const noexcept;
   /// Deletes the segment's files.
   status remove();
+  /// Closes the segment and renames its files to <name>.deleted, returning the new
+  /// paths: unlinking large files can block, so the caller does it elsewhere.
+  result<std::vector<std::string>> retire();
+  /// Writes pending index entries and hands out duplicate descriptors of every file
+  /// that needs an fdatasync (none if nothing changed since the last one).
+  status prepare_flush(std::vector<file>& to_sync);
 
 private:
   segment(std::string dir, int64_t base_offset, const log_config& cfg);

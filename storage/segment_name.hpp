@@ -11,6 +11,9 @@ namespace cafka::storage {
 
 enum class segment_file { log, index, timeindex };
 
+/// Appended to the files of a segment that retention removed, until they are unlinked.
+constexpr const char* deleted_suffix = ".deleted";
+
 /// "00000000000000000042" for 42.
 std::string offset_file_stem(int64_t base_offset);
 

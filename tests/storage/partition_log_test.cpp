@@ -5,6 +5,7 @@
 #include "protocol/errc.hpp"
 #include "protocol/record_batch.hpp"
 #include "storage/errc.hpp"
+#include "storage/file.hpp"
 #include "storage/partition_log.hpp"
 #include "storage/segment_name.hpp"
 #include "tests/storage/fixtures.hpp"
@@ -299,6 +300,18 @@ BOOST_AUTO_TEST_CASE(deletes_old_segments_by_time_and_moves_the_start) {
   BOOST_TEST((*deleted)[0].by_time);
   BOOST_TEST(log->log_start_offset() == 10);
   BOOST_TEST(!test::file_exists(segment_file_path(dir.path(), 0, segment_file::log)));
+  auto retired = segment_file_path(dir.path(), 0, segment_file::log) + deleted_suffix;
+  BOOST_TEST(test::file_exists(retired)); // unlinking is left to the caller
+  BOOST_TEST(((*deleted)[0].files.size() == 3u));
+  BOOST_REQUIRE(delete_files((*deleted)[0].files));
+  BOOST_TEST(!test::file_exists(retired));
+  // Leftovers of a crash before the unlink are removed when the log opens again.
+  auto leftover = segment_file_path(dir.path(), 2, segment_file::log) + deleted_suffix;
+  BOOST_TEST(test::file_exists(leftover));
+  log.reset();
+  log = open_log(dir.path(), cfg);
+  BOOST_TEST(!test::file_exists(leftover));
+  BOOST_TEST(log->log_start_offset() == 10);
   BOOST_TEST((log->read(9, 10).error() == errc::offset_out_of_range));
   BOOST_TEST(log->read(10, 10)->size() > 0u);
 }
@@ -337,6 +350,21 @@ BOOST_AUTO_TEST_CASE(is_due_after_flush_interval_messages) {
   BOOST_REQUIRE(log->flush());
   BOOST_TEST(log->recovery_point() == 5);
   BOOST_TEST(!log->flush_due(1000));
+}
+
+BOOST_AUTO_TEST_CASE(can_run_its_fsync_elsewhere_while_appends_continue) {
+  test::temp_dir dir;
+  auto log = open_log(dir.path(), test::small_log_config());
+  append(*log, make_batch(3, 10, 1000));
+  auto job = log->prepare_flush();
+  BOOST_REQUIRE(job);
+  append(*log, make_batch(2, 10, 1000)); // arrives while the job runs
+  BOOST_REQUIRE(job->run());
+  log->complete_flush(*job);
+  BOOST_TEST(log->recovery_point() == 3);
+  BOOST_TEST(log->flush_due(1000) == false); // default policy: only on demand
+  BOOST_REQUIRE(log->flush());
+  BOOST_TEST(log->recovery_point() == 5);
 }
 
 BOOST_AUTO_TEST_CASE(is_due_after_flush_interval_ms) {

@@ -228,7 +228,8 @@ BOOST_AUTO_TEST_CASE(remember_recovery_points_and_clean_shutdowns) {
       auto b = make_batch(2, 100, now, static_cast<uint32_t>(i));
       BOOST_REQUIRE((*log)->append(b, now));
     }
-    BOOST_REQUIRE((*d)->close());
+    BOOST_REQUIRE((*log)->close());
+    BOOST_REQUIRE((*d)->mark_clean_shutdown({{tp, (*log)->recovery_point()}}));
   }
   {
     auto d = log_directory::open(dir.path());
@@ -241,13 +242,28 @@ BOOST_AUTO_TEST_CASE(remember_recovery_points_and_clean_shutdowns) {
     BOOST_TEST((*log)->recovery().recovered_segments == 0u);
     BOOST_TEST((*log)->recovery_point() == 20);
     check_log_holds(**log, 10);
-    // No close: the next open is after a crash.
+    // No clean close: the next open is after a crash.
   }
   auto d = log_directory::open(dir.path());
   BOOST_TEST(!(*d)->previous_shutdown_was_clean());
   auto log = (*d)->open_log(tp, test::small_log_config(), now);
   BOOST_TEST((*log)->recovery().recovered_segments == 1u);
   BOOST_TEST((*log)->log_end_offset() == 22);
+}
+
+BOOST_AUTO_TEST_CASE(refuse_the_clean_marker_for_logs_never_recovered) {
+  test::temp_dir dir;
+  topic_partition a{"a", 0}, b{"b", 0};
+  {
+    auto d = log_directory::open(dir.path());
+    BOOST_REQUIRE((*d)->open_log(a, test::small_log_config(), now));
+    BOOST_REQUIRE((*d)->open_log(b, test::small_log_config(), now));
+  } // crash
+  {
+    auto d = log_directory::open(dir.path());
+    BOOST_REQUIRE((*d)->mark_clean_shutdown({{a, 0}})); // b was never opened
+  }
+  BOOST_TEST(!(*log_directory::open(dir.path()))->previous_shutdown_was_clean());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
