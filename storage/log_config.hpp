@@ -26,6 +26,10 @@ struct log_config {
   int64_t flush_interval_ms = std::numeric_limits<int64_t>::max();
   /// message.max.bytes / max.message.bytes: the largest batch accepted.
   int32_t max_message_bytes = 1048588;
+  /// cleanup.policy contains "delete": retention removes old segments.
+  bool cleanup_delete = true;
+  /// cleanup.policy contains "compact": the cleaner keeps the last value per key.
+  bool cleanup_compact = false;
 };
 
 } // namespace cafka::storage

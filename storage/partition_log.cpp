@@ -328,6 +328,8 @@ status partition_log::truncate_to(int64_t offset) {
 }
 
 result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_ms) {
+  if (!cfg_.cleanup_delete)
+    return std::vector<deleted_segment>{};
   std::vector<segment_summary> summaries;
   summaries.reserve(segments_.size());
   for (size_t i = 0; i < segments_.size(); ++i) {

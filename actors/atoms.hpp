@@ -1,0 +1,17 @@
+#pragma once
+// cafka's atoms (at most 10 characters each). CAF's own atoms are reused where the
+// meaning matches: get, close, delete, tick, timeout, update, flush, ok.
+
+#include <caf/atom.hpp>
+#include <caf/type_id.hpp>
+
+CAF_ADD_ATOM(cafka, cafka, produce_atom, "produce")
+CAF_ADD_ATOM(cafka, cafka, fetch_atom, "fetch")
+CAF_ADD_ATOM(cafka, cafka, list_offsets_atom, "listoffset")
+CAF_ADD_ATOM(cafka, cafka, retention_atom, "retention")
+CAF_ADD_ATOM(cafka, cafka, metadata_atom, "metadata")
+CAF_ADD_ATOM(cafka, cafka, create_topic_atom, "createtopc")
+CAF_ADD_ATOM(cafka, cafka, delete_topic_atom, "deletetopc")
+CAF_ADD_ATOM(cafka, cafka, describe_atom, "describe")
+CAF_ADD_ATOM(cafka, cafka, list_topics_atom, "listtopics")
+CAF_ADD_ATOM(cafka, cafka, shutdown_atom, "shutdown")

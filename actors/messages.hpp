@@ -1,0 +1,154 @@
+#pragma once
+// The message types of cafka's actor interfaces. Every type crosses CAF's middleman
+// (cafka's C++ client talks to the node through it), so each has an inspect()
+// overload and an entry in actors/type_ids.hpp. Kafka wire structs stay out of here:
+// protocol versions never ripple into the actors.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <caf/meta/type_name.hpp>
+
+#include "storage/topic_partition.hpp"
+
+namespace cafka::storage {
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, topic_partition& x) {
+  return f(caf::meta::type_name("topic_partition"), x.topic, x.partition);
+}
+
+} // namespace cafka::storage
+
+namespace cafka {
+
+using storage::topic_partition;
+
+/// Special timestamps of list_offsets, as in Kafka's ListOffsets.
+constexpr int64_t latest_timestamp = -1;
+constexpr int64_t earliest_timestamp = -2;
+
+/// Record batches (v2, any codec) for one partition. acks: 0 (the sender expects no
+/// answer it waits for), 1 (answered once the batches are in the operating system).
+struct produce_request {
+  int16_t acks = 1;
+  std::vector<char> records;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, produce_request& x) {
+  return f(caf::meta::type_name("produce_request"), x.acks, x.records);
+}
+
+struct produce_result {
+  int64_t base_offset = -1;     ///< offset of the first record appended
+  int64_t log_append_time = -1; ///< -1 unless the topic uses LogAppendTime
+  int64_t log_start_offset = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, produce_result& x) {
+  return f(caf::meta::type_name("produce_result"), x.base_offset, x.log_append_time,
+           x.log_start_offset);
+}
+
+/// A long poll: answered as soon as min_bytes are available from `offset`, or after
+/// max_wait_ms with whatever there is.
+struct fetch_request {
+  int64_t offset = 0;
+  int32_t max_bytes = 1 << 20;
+  int32_t min_bytes = 1;
+  int32_t max_wait_ms = 500;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, fetch_request& x) {
+  return f(caf::meta::type_name("fetch_request"), x.offset, x.max_bytes, x.min_bytes,
+           x.max_wait_ms);
+}
+
+/// Whole batches from the one holding the requested offset, all below the high watermark.
+struct fetch_result {
+  int64_t high_watermark = 0;
+  int64_t log_start_offset = 0;
+  std::vector<char> records;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, fetch_result& x) {
+  return f(caf::meta::type_name("fetch_result"), x.high_watermark, x.log_start_offset, x.records);
+}
+
+/// An answer of list_offsets: the offset, and the record's timestamp for a timestamp
+/// lookup (-1 otherwise). offset -1: no record at or after the timestamp.
+struct offset_answer {
+  int64_t offset = -1;
+  int64_t timestamp = -1;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, offset_answer& x) {
+  return f(caf::meta::type_name("offset_answer"), x.offset, x.timestamp);
+}
+
+struct partition_status {
+  topic_partition tp;
+  int64_t log_start_offset = 0;
+  int64_t log_end_offset = 0;
+  int64_t high_watermark = 0;
+  int64_t size_bytes = 0;
+  int32_t segments = 0;
+  int64_t recovery_point = 0; ///< offsets below it are on disk (fsynced)
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, partition_status& x) {
+  return f(caf::meta::type_name("partition_status"), x.tp, x.log_start_offset, x.log_end_offset,
+           x.high_watermark, x.size_bytes, x.segments, x.recovery_point);
+}
+
+/// What one retention pass removed from a partition.
+struct retention_report {
+  topic_partition tp;
+  std::vector<int64_t> deleted_segments; ///< base offsets
+  int64_t deleted_bytes = 0;
+  int64_t log_start_offset = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, retention_report& x) {
+  return f(caf::meta::type_name("retention_report"), x.tp, x.deleted_segments, x.deleted_bytes,
+           x.log_start_offset);
+}
+
+/// A topic to create. partitions / replication_factor -1: the broker defaults
+/// (num.partitions, default.replication.factor).
+struct topic_spec {
+  std::string name;
+  int32_t partitions = -1;
+  int16_t replication_factor = -1;
+  std::map<std::string, std::string> configs;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, topic_spec& x) {
+  return f(caf::meta::type_name("topic_spec"), x.name, x.partitions, x.replication_factor,
+           x.configs);
+}
+
+struct topic_description {
+  std::string name;
+  int16_t replication_factor = 1;
+  std::map<std::string, std::string> configs;
+  std::vector<partition_status> partitions;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, topic_description& x) {
+  return f(caf::meta::type_name("topic_description"), x.name, x.replication_factor, x.configs,
+           x.partitions);
+}
+
+} // namespace cafka

@@ -1,0 +1,54 @@
+#include "actors/node.hpp"
+
+#include <chrono>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/io_worker.hpp"
+#include "actors/log_line.hpp"
+#include "actors/node_storage.hpp"
+#include "actors/routing_table.hpp"
+
+namespace cafka {
+
+int64_t wall_clock_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
+                        std::string& error_text, std::function<int64_t()> now_ms) {
+  auto ns = open_node_storage(cfg, now_ms(), error_text);
+  if (!ns)
+    return ns.error();
+  node n;
+  n.storage = *ns;
+  n.routes = std::make_shared<routing_table>();
+  n.io_worker = spawn_io_worker(sys);
+  n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms});
+  n.cleaner = spawn_retention_cleaner(
+    sys, retention_cleaner_config{n.routes, std::chrono::milliseconds(cfg.log_retention_check_interval_ms),
+                                  now_ms});
+  return n;
+}
+
+status stop_node(caf::actor_system& sys, node& n) {
+  caf::scoped_actor self{sys};
+  caf::anon_send_exit(n.cleaner, caf::exit_reason::user_shutdown);
+  bool stopped = false;
+  self->request(n.actor, std::chrono::seconds(60), shutdown_atom_v)
+    .receive([&](bool) { stopped = true; },
+             [&](caf::error& err) { log_line("shutdown: %s", describe(err).c_str()); });
+  // Let the I/O worker finish what is queued (checkpoint writes, deletions) first.
+  self->request(n.io_worker, caf::infinite, io_job{[] { return std::error_code{}; }})
+    .receive([] {}, [](caf::error&) {});
+  // The partition actors are gone: the logs are ours to close (flush, seal, marker).
+  status st;
+  if (stopped)
+    st = close_node_storage(*n.storage);
+  caf::anon_send_exit(n.io_worker, caf::exit_reason::user_shutdown);
+  return st;
+}
+
+} // namespace cafka

@@ -1,0 +1,59 @@
+#pragma once
+// Starting and stopping a whole node inside an actor system: what cafka-server does,
+// and what tests do in-process.
+//
+//   auto n = start_node(sys, cfg);   // opens and recovers storage (blocking), spawns
+//                                    // the I/O worker, node actor, retention cleaner
+//   ...
+//   stop_node(sys, *n);              // closes partitions, then logs (flush), marks a
+//                                    // clean shutdown (blocking)
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <caf/actor.hpp>
+#include <caf/fwd.hpp>
+
+#include "actors/node_actor.hpp"
+#include "actors/retention_cleaner.hpp"
+#include "config/server_config.hpp"
+#include "protocol/result.hpp"
+
+namespace cafka {
+
+struct node_storage;
+class routing_table;
+
+/// What the node actor is spawned with.
+struct node_context {
+  std::shared_ptr<node_storage> storage;
+  std::shared_ptr<routing_table> routes;
+  caf::actor io_worker;
+  std::function<int64_t()> now_ms;
+};
+
+node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);
+
+/// A running node.
+struct node {
+  node_actor actor;
+  retention_cleaner_actor cleaner;
+  caf::actor io_worker;
+  std::shared_ptr<routing_table> routes;
+  std::shared_ptr<node_storage> storage;
+};
+
+/// Milliseconds since the epoch from the system clock.
+int64_t wall_clock_ms();
+
+/// Opens storage and spawns the node's actors. On failure `error_text` says what and
+/// where (e.g. "log.dirs '/x': log directory is in use by another process").
+result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
+                        std::string& error_text, std::function<int64_t()> now_ms = wall_clock_ms);
+
+/// Shuts the node down in order and closes its storage. Blocks the calling thread
+/// (which must not be a scheduler thread).
+status stop_node(caf::actor_system& sys, node& n);
+
+} // namespace cafka

@@ -1,0 +1,99 @@
+#pragma once
+// The broker (node) actor: the topic registry, partition actors, metadata, and the
+// orderly shutdown. Published on CAF's middleman at caf.port, it is what cafka's C++
+// client talks to first; metadata hands out the partition actors themselves, so that
+// produce and fetch go straight to them and never through this actor.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/fwd.hpp>
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+#include "actors/atoms.hpp"
+#include "actors/messages.hpp"
+#include "actors/partition_actor.hpp"
+
+namespace cafka {
+
+struct broker_info {
+  int32_t id = 0;
+  std::string host;
+  int32_t kafka_port = 0;
+  int32_t caf_port = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, broker_info& x) {
+  return f(caf::meta::type_name("broker_info"), x.id, x.host, x.kafka_port, x.caf_port);
+}
+
+struct partition_metadata {
+  int32_t partition = 0;
+  int16_t error = 0; ///< a Kafka error code (kafka_error), 0 when the partition is served
+  int32_t leader = -1;
+  std::vector<int32_t> replicas;
+  partition_actor actor; ///< the leader's partition actor
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, partition_metadata& x) {
+  return f(caf::meta::type_name("partition_metadata"), x.partition, x.error, x.leader, x.replicas,
+           x.actor);
+}
+
+struct topic_metadata {
+  std::string name;
+  int16_t error = 0; ///< a Kafka error code, e.g. unknown_topic_or_partition
+  std::vector<partition_metadata> partitions;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, topic_metadata& x) {
+  return f(caf::meta::type_name("topic_metadata"), x.name, x.error, x.partitions);
+}
+
+struct cluster_metadata {
+  int32_t controller_id = -1;
+  std::vector<broker_info> brokers;
+  std::vector<topic_metadata> topics;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, cluster_metadata& x) {
+  return f(caf::meta::type_name("cluster_metadata"), x.controller_id, x.brokers, x.topics);
+}
+
+/// all_topics: every topic (then `topics` is ignored). allow_auto_create: create the
+/// unknown ones when auto.create.topics.enable is on.
+struct metadata_request {
+  std::vector<std::string> topics;
+  bool all_topics = false;
+  bool allow_auto_create = false;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, metadata_request& x) {
+  return f(caf::meta::type_name("metadata_request"), x.topics, x.all_topics, x.allow_auto_create);
+}
+
+using node_actor = caf::typed_actor<
+  /// Brokers, topics, partitions and their leaders' partition actors.
+  caf::replies_to<metadata_atom, metadata_request>::with<cluster_metadata>,
+  /// Creates a topic (errors: topic_already_exists, invalid_partitions,
+  /// invalid_replication_factor, invalid_config, invalid_topic_exception).
+  caf::replies_to<create_topic_atom, topic_spec>::with<topic_description>,
+  /// Deletes a topic and its data; replies with its name.
+  caf::replies_to<delete_topic_atom, std::string>::with<std::string>,
+  /// Configuration and per-partition offsets of a topic.
+  caf::replies_to<describe_atom, std::string>::with<topic_description>,
+  caf::replies_to<list_topics_atom>::with<std::vector<std::string>>,
+  /// Closes every partition actor and stops (only from this process). The logs are then
+  /// the caller's to close (see actors/node.hpp).
+  caf::replies_to<shutdown_atom>::with<bool>,
+  /// Internal timer: write the recovery-point checkpoint.
+  caf::reacts_to<caf::tick_atom>>;
+
+} // namespace cafka

@@ -1,0 +1,93 @@
+#include "actors/node_storage.hpp"
+
+#include <algorithm>
+
+#include "config/to_log_config.hpp"
+#include "config/topic_config.hpp"
+
+namespace cafka {
+
+std::string node_storage::registry_path() const {
+  return dirs.front()->root() + "/cafka-topics";
+}
+
+storage::log_config node_storage::log_config_for(const std::string& topic) const {
+  auto base = config::to_log_config(config);
+  auto it = topics.find(topic);
+  if (it == topics.end())
+    return base;
+  auto applied = config::apply_topic_configs(base, it->second.configs);
+  return applied ? *applied : base;
+}
+
+status node_storage::open_partition_log(const storage::topic_partition& tp, int64_t now_ms) {
+  std::vector<size_t> load(dirs.size(), 0);
+  for (auto& [_, p] : partitions)
+    ++load[p.dir];
+  size_t dir = 0;
+  for (size_t i = 1; i < dirs.size(); ++i)
+    if (load[i] < load[dir])
+      dir = i;
+  // A partition already on disk stays where it is.
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    auto on_disk = dirs[i]->partitions_on_disk();
+    if (on_disk && std::find(on_disk->begin(), on_disk->end(), tp) != on_disk->end())
+      dir = i;
+  }
+  auto log = dirs[dir]->open_log(tp, log_config_for(tp.topic), now_ms);
+  if (!log)
+    return log.error();
+  partitions[tp] = open_partition{std::shared_ptr<storage::partition_log>(std::move(*log)), dir};
+  return {};
+}
+
+std::vector<storage::offset_checkpoint> node_storage::recovery_points() const {
+  std::vector<storage::offset_checkpoint> out(dirs.size());
+  for (auto& [tp, p] : partitions)
+    out[p.dir][tp] = p.log->recovery_point();
+  return out;
+}
+
+result<std::shared_ptr<node_storage>> open_node_storage(const config::server_config& cfg,
+                                                        int64_t now_ms, std::string& error_text) {
+  auto ns = std::make_shared<node_storage>();
+  ns->config = cfg;
+  for (auto& path : cfg.log_dirs) {
+    auto dir = storage::log_directory::open(path);
+    if (!dir) {
+      error_text = "log.dirs '" + path + "': " + dir.error().message();
+      return dir.error();
+    }
+    ns->dirs.push_back(std::move(*dir));
+  }
+  auto topics = storage::read_topic_registry(ns->registry_path());
+  if (!topics) {
+    error_text = "topic registry '" + ns->registry_path() + "': " + topics.error().message();
+    return topics.error();
+  }
+  ns->topics = std::move(*topics);
+  for (auto& [name, entry] : ns->topics) {
+    for (int32_t p = 0; p < entry.partitions; ++p) {
+      storage::topic_partition tp{name, p};
+      if (auto st = ns->open_partition_log(tp, now_ms); !st) {
+        error_text = "partition " + name + "-" + std::to_string(p) + ": " + st.error().message();
+        return st.error();
+      }
+    }
+  }
+  return ns;
+}
+
+status close_node_storage(node_storage& ns) {
+  status first;
+  for (auto& [tp, p] : ns.partitions)
+    if (auto st = p.log->close(); !st && first)
+      first = st;
+  auto points = ns.recovery_points();
+  for (size_t i = 0; i < ns.dirs.size(); ++i)
+    if (auto st = ns.dirs[i]->mark_clean_shutdown(points[i]); !st && first)
+      first = st;
+  return first;
+}
+
+} // namespace cafka

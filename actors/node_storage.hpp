@@ -1,0 +1,49 @@
+#pragma once
+// Everything a node keeps on disk: its log.dirs (locked), the topic registry and the
+// open partition logs. Opened in the main thread before any actor runs (recovery
+// blocks), shared with the node actor while it runs, and closed in the main thread
+// after the node actor stopped (actors/node.hpp).
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/server_config.hpp"
+#include "protocol/result.hpp"
+#include "storage/log_directory.hpp"
+#include "storage/partition_log.hpp"
+#include "storage/topic_registry.hpp"
+
+namespace cafka {
+
+struct node_storage {
+  struct open_partition {
+    std::shared_ptr<storage::partition_log> log;
+    size_t dir = 0; ///< index into dirs
+  };
+
+  config::server_config config;
+  std::vector<std::unique_ptr<storage::log_directory>> dirs;
+  storage::topic_map topics;
+  std::map<storage::topic_partition, open_partition> partitions;
+
+  /// <first log dir>/cafka-topics
+  std::string registry_path() const;
+  /// The broker defaults with a topic's overrides (already validated at creation).
+  storage::log_config log_config_for(const std::string& topic) const;
+  /// Opens (creating) a partition's log in the log dir holding the fewest partitions.
+  status open_partition_log(const storage::topic_partition& tp, int64_t now_ms);
+  /// The recovery points of the open logs, per log dir.
+  std::vector<storage::offset_checkpoint> recovery_points() const;
+};
+
+/// Locks every log dir, reads the registry and opens (recovering) every partition of
+/// every registered topic. Errors name the directory in `error_text`.
+result<std::shared_ptr<node_storage>> open_node_storage(const config::server_config& cfg,
+                                                        int64_t now_ms, std::string& error_text);
+
+/// Closes every log (flush, seal) and marks each log dir cleanly shut down.
+status close_node_storage(node_storage& ns);
+
+} // namespace cafka

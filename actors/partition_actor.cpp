@@ -1,0 +1,209 @@
+#include "actors/partition_actor.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/io_worker.hpp"
+#include "actors/log_line.hpp"
+#include "storage/file.hpp"
+#include "storage/partition_log.hpp"
+
+namespace cafka {
+
+namespace {
+
+// Flushes on a timer only make sense for a finite flush.ms; longer waits than this are
+// checked on appends alone.
+constexpr int64_t max_flush_tick_ms = 24LL * 60 * 60 * 1000;
+
+struct parked_fetch {
+  uint64_t id = 0;
+  fetch_request request;
+  caf::typed_response_promise<fetch_result> promise;
+};
+
+struct partition_state {
+  static inline const char* name = "cafka.partition";
+  std::shared_ptr<storage::partition_log> log;
+  partition_context ctx;
+  std::vector<parked_fetch> parked;
+  uint64_t next_fetch_id = 1;
+  bool flush_in_flight = false;
+};
+
+using self_ptr = partition_actor::stateful_pointer<partition_state>;
+
+// Reads for a fetch; an empty result at the log end.
+caf::expected<fetch_result> read_for(partition_state& st, const fetch_request& req) {
+  auto& log = *st.log;
+  auto bytes = log.read(req.offset, static_cast<size_t>(std::max(req.max_bytes, 0)));
+  if (!bytes)
+    return to_caf_error(bytes.error());
+  return fetch_result{log.log_end_offset(), log.log_start_offset(), std::move(*bytes)};
+}
+
+// Answers every parked fetch that now has min_bytes (or, with `all`, every one).
+void answer_parked(self_ptr self, bool all) {
+  auto& st = self->state;
+  auto keep = st.parked.begin();
+  for (auto& p : st.parked) {
+    auto r = read_for(st, p.request);
+    if (!r) {
+      p.promise.deliver(r.error());
+      continue;
+    }
+    if (all || r->records.size() >= static_cast<size_t>(std::max(p.request.min_bytes, 1))) {
+      p.promise.deliver(std::move(*r));
+      continue;
+    }
+    *keep++ = std::move(p);
+  }
+  st.parked.erase(keep, st.parked.end());
+}
+
+// Hands the fsync of everything appended so far to the I/O worker.
+void start_flush(self_ptr self) {
+  auto& st = self->state;
+  if (st.flush_in_flight)
+    return;
+  auto prepared = st.log->prepare_flush();
+  if (!prepared) {
+    log_line("partition %s-%d: flush failed: %s", st.ctx.tp.topic.c_str(), st.ctx.tp.partition,
+             prepared.error().message().c_str());
+    return;
+  }
+  auto job = std::make_shared<storage::flush_job>(std::move(*prepared));
+  st.flush_in_flight = true;
+  io_job work{[job] { return job->run().error(); }};
+  self->request(st.ctx.io_worker, caf::infinite, std::move(work))
+    .then(
+      [=]() {
+        self->state.flush_in_flight = false;
+        self->state.log->complete_flush(*job);
+        if (self->state.log->flush_due(self->state.ctx.now_ms()))
+          start_flush(self);
+      },
+      [=](caf::error& err) {
+        self->state.flush_in_flight = false;
+        log_line("partition %s-%d: fsync failed: %s", self->state.ctx.tp.topic.c_str(),
+                 self->state.ctx.tp.partition, describe(err).c_str());
+      });
+}
+
+void arm_flush_tick(self_ptr self) {
+  auto ms = self->state.log->config().flush_interval_ms;
+  if (ms < max_flush_tick_ms)
+    self->delayed_send(self, std::chrono::milliseconds(std::max<int64_t>(ms, 1)), caf::tick_atom_v);
+}
+
+partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage::partition_log> log,
+                                         partition_context ctx) {
+  self->state.log = std::move(log);
+  self->state.ctx = std::move(ctx);
+  arm_flush_tick(self);
+  return {
+    [=](produce_atom, produce_request& req) -> caf::result<produce_result> {
+      auto& st = self->state;
+      if (req.acks != 0 && req.acks != 1 && req.acks != -1)
+        return caf::make_error(kafka_error::invalid_required_acks);
+      auto now = st.ctx.now_ms();
+      auto info = st.log->append(req.records, now);
+      if (!info)
+        return to_caf_error(info.error());
+      if (!st.parked.empty())
+        answer_parked(self, false);
+      if (st.log->flush_due(now))
+        start_flush(self);
+      return produce_result{info->first_offset, -1, st.log->log_start_offset()};
+    },
+    [=](fetch_atom, fetch_request& req) -> caf::result<fetch_result> {
+      auto& st = self->state;
+      auto r = read_for(st, req);
+      if (!r)
+        return r.error();
+      if (req.max_wait_ms <= 0 || r->records.size() >= static_cast<size_t>(std::max(req.min_bytes, 1)))
+        return std::move(*r);
+      auto id = st.next_fetch_id++;
+      auto promise = self->make_response_promise<fetch_result>();
+      st.parked.push_back({id, req, promise});
+      self->delayed_send(self, std::chrono::milliseconds(req.max_wait_ms), caf::timeout_atom_v, id);
+      return promise;
+    },
+    [=](list_offsets_atom, int64_t timestamp) -> caf::result<offset_answer> {
+      auto& log = *self->state.log;
+      if (timestamp == earliest_timestamp)
+        return offset_answer{log.log_start_offset(), -1};
+      if (timestamp == latest_timestamp)
+        return offset_answer{log.log_end_offset(), -1};
+      auto found = log.offset_for_timestamp(timestamp);
+      if (!found)
+        return to_caf_error(found.error());
+      if (!*found)
+        return offset_answer{-1, -1};
+      return offset_answer{(*found)->offset, (*found)->timestamp};
+    },
+    [=](caf::get_atom) {
+      auto& log = *self->state.log;
+      return partition_status{self->state.ctx.tp,
+                              log.log_start_offset(),
+                              log.log_end_offset(),
+                              log.log_end_offset(),
+                              static_cast<int64_t>(log.size_bytes()),
+                              static_cast<int32_t>(log.segment_count()),
+                              log.recovery_point()};
+    },
+    [=](retention_atom, int64_t now) -> caf::result<retention_report> {
+      auto& st = self->state;
+      auto deleted = st.log->apply_retention(now);
+      if (!deleted)
+        return to_caf_error(deleted.error());
+      retention_report report{st.ctx.tp, {}, 0, st.log->log_start_offset()};
+      std::vector<std::string> files;
+      for (auto& d : *deleted) {
+        report.deleted_segments.push_back(d.base_offset);
+        report.deleted_bytes += static_cast<int64_t>(d.size);
+        files.insert(files.end(), d.files.begin(), d.files.end());
+      }
+      if (!files.empty())
+        caf::anon_send(st.ctx.io_worker, io_job{[files] { return storage::delete_files(files).error(); }});
+      return report;
+    },
+    [=](caf::timeout_atom, uint64_t id) {
+      auto& st = self->state;
+      auto it = std::find_if(st.parked.begin(), st.parked.end(),
+                             [id](const parked_fetch& p) { return p.id == id; });
+      if (it == st.parked.end())
+        return; // answered by an append already
+      auto r = read_for(st, it->request);
+      if (r)
+        it->promise.deliver(std::move(*r));
+      else
+        it->promise.deliver(r.error());
+      st.parked.erase(it);
+    },
+    [=](caf::tick_atom) {
+      if (self->state.log->flush_due(self->state.ctx.now_ms()))
+        start_flush(self);
+      arm_flush_tick(self);
+    },
+    [=](caf::close_atom) {
+      answer_parked(self, true);
+      auto end = self->state.log->log_end_offset();
+      self->quit();
+      return end;
+    },
+  };
+}
+
+} // namespace
+
+partition_actor spawn_partition(caf::actor_system& sys, std::shared_ptr<storage::partition_log> log,
+                                partition_context ctx) {
+  return sys.spawn(partition, std::move(log), std::move(ctx));
+}
+
+} // namespace cafka

@@ -1,0 +1,12 @@
+#pragma once
+// What every actor system that runs or talks to a cafka node needs.
+
+#include <caf/fwd.hpp>
+
+namespace cafka {
+
+/// Loads CAF's middleman, registers cafka's message types and its "cafka" error
+/// category, and turns on the middleman heartbeat so that a hung peer is noticed.
+void configure_actor_system(caf::actor_system_config& cfg);
+
+} // namespace cafka

@@ -1,0 +1,38 @@
+#pragma once
+// The single type-ID block of cafka: every message type that crosses an actor boundary.
+// configure_actor_system() (actors/system_config.hpp) registers it; every process that
+// talks to a cafka node must do the same.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <caf/type_id.hpp>
+
+#include "actors/messages.hpp"
+#include "actors/node_actor.hpp"
+
+CAF_BEGIN_TYPE_ID_BLOCK(cafka, caf::first_custom_type_id)
+  CAF_ADD_TYPE_ID(cafka, (cafka::storage::topic_partition))
+  CAF_ADD_TYPE_ID(cafka, (cafka::produce_request))
+  CAF_ADD_TYPE_ID(cafka, (cafka::produce_result))
+  CAF_ADD_TYPE_ID(cafka, (cafka::fetch_request))
+  CAF_ADD_TYPE_ID(cafka, (cafka::fetch_result))
+  CAF_ADD_TYPE_ID(cafka, (cafka::offset_answer))
+  CAF_ADD_TYPE_ID(cafka, (cafka::partition_status))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::partition_status>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::retention_report))
+  CAF_ADD_TYPE_ID(cafka, (cafka::topic_spec))
+  CAF_ADD_TYPE_ID(cafka, (cafka::topic_description))
+  CAF_ADD_TYPE_ID(cafka, (cafka::broker_info))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::broker_info>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::partition_metadata))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::partition_metadata>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::topic_metadata))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::topic_metadata>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster_metadata))
+  CAF_ADD_TYPE_ID(cafka, (cafka::metadata_request))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<int64_t>))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<int32_t>))
+  CAF_ADD_TYPE_ID(cafka, (std::map<std::string, std::string>))
+CAF_END_TYPE_ID_BLOCK(cafka)

@@ -1,0 +1,38 @@
+#include "protocol/kafka_error.hpp"
+
+namespace cafka::protocol {
+
+const char* to_string(kafka_error e) noexcept {
+  switch (e) {
+    case kafka_error::none: return "NONE";
+    case kafka_error::offset_out_of_range: return "OFFSET_OUT_OF_RANGE";
+    case kafka_error::corrupt_message: return "CORRUPT_MESSAGE";
+    case kafka_error::unknown_topic_or_partition: return "UNKNOWN_TOPIC_OR_PARTITION";
+    case kafka_error::invalid_fetch_size: return "INVALID_FETCH_SIZE";
+    case kafka_error::leader_not_available: return "LEADER_NOT_AVAILABLE";
+    case kafka_error::not_leader_or_follower: return "NOT_LEADER_OR_FOLLOWER";
+    case kafka_error::request_timed_out: return "REQUEST_TIMED_OUT";
+    case kafka_error::message_too_large: return "MESSAGE_TOO_LARGE";
+    case kafka_error::network_exception: return "NETWORK_EXCEPTION";
+    case kafka_error::coordinator_not_available: return "COORDINATOR_NOT_AVAILABLE";
+    case kafka_error::not_coordinator: return "NOT_COORDINATOR";
+    case kafka_error::invalid_topic_exception: return "INVALID_TOPIC_EXCEPTION";
+    case kafka_error::record_list_too_large: return "RECORD_LIST_TOO_LARGE";
+    case kafka_error::invalid_required_acks: return "INVALID_REQUIRED_ACKS";
+    case kafka_error::unsupported_version: return "UNSUPPORTED_VERSION";
+    case kafka_error::topic_already_exists: return "TOPIC_ALREADY_EXISTS";
+    case kafka_error::invalid_partitions: return "INVALID_PARTITIONS";
+    case kafka_error::invalid_replication_factor: return "INVALID_REPLICATION_FACTOR";
+    case kafka_error::invalid_config: return "INVALID_CONFIG";
+    case kafka_error::not_controller: return "NOT_CONTROLLER";
+    case kafka_error::invalid_request: return "INVALID_REQUEST";
+    case kafka_error::kafka_storage_error: return "KAFKA_STORAGE_ERROR";
+    case kafka_error::topic_deletion_disabled: return "TOPIC_DELETION_DISABLED";
+    case kafka_error::unsupported_compression_type: return "UNSUPPORTED_COMPRESSION_TYPE";
+    case kafka_error::invalid_record: return "INVALID_RECORD";
+    case kafka_error::unknown_server_error: return "UNKNOWN_SERVER_ERROR";
+  }
+  return "UNKNOWN_SERVER_ERROR";
+}
+
+} // namespace cafka::protocol
