@@ -10,8 +10,7 @@
 
 namespace cafka {
 
-void configure_actor_system(caf::actor_system_config& cfg) {
-  cfg.load<caf::io::middleman>();
+void register_cafka_types(caf::actor_system_config& cfg) {
   cfg.add_message_types<caf::id_block::cafka>();
   cfg.add_error_category(caf::atom("cafka"), [](uint8_t code, caf::atom_value, const caf::message& ctx) {
     std::string out = protocol::to_string(static_cast<kafka_error>(code));
@@ -19,6 +18,11 @@ void configure_actor_system(caf::actor_system_config& cfg) {
       out += caf::deep_to_string(ctx);
     return out;
   });
+}
+
+void configure_actor_system(caf::actor_system_config& cfg) {
+  cfg.load<caf::io::middleman>();
+  register_cafka_types(cfg);
   cfg.set("middleman.heartbeat-interval", caf::timespan{std::chrono::milliseconds(500)});
   cfg.set("middleman.connection-timeout", caf::timespan{std::chrono::seconds(5)});
 }

@@ -9,4 +9,8 @@ namespace cafka {
 /// category, and turns on the middleman heartbeat so that a hung peer is noticed.
 void configure_actor_system(caf::actor_system_config& cfg);
 
+/// Only the message types and the error category (no middleman): for in-process use,
+/// e.g. tests under CAF's deterministic scheduler.
+void register_cafka_types(caf::actor_system_config& cfg);
+
 } // namespace cafka

@@ -1,0 +1,26 @@
+#include "cluster/leader_choice.hpp"
+
+#include <algorithm>
+
+namespace cafka::cluster {
+namespace {
+
+bool contains(const std::vector<int32_t>& ids, int32_t id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+} // namespace
+
+int32_t preferred_leader(const replica_list& replicas) {
+  return replicas.empty() ? no_broker : replicas.front();
+}
+
+int32_t choose_leader(const replica_list& replicas, const std::vector<int32_t>& isr,
+                      const std::vector<int32_t>& live_brokers) {
+  for (auto id : replicas)
+    if (contains(isr, id) && contains(live_brokers, id))
+      return id;
+  return no_broker;
+}
+
+} // namespace cafka::cluster

@@ -1,0 +1,2 @@
+#define BOOST_TEST_MODULE actors_tests
+#include <boost/test/unit_test.hpp>
