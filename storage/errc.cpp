@@ -17,6 +17,7 @@ struct category : std::error_category {
       case errc::corrupt_checkpoint: return "corrupt checkpoint file";
       case errc::bad_segment_name: return "not a segment file name";
       case errc::empty_append: return "nothing to append";
+      case errc::corrupt_batch: return "stored batch is damaged (CRC mismatch)";
     }
     return "unknown storage error";
   }

@@ -14,6 +14,7 @@ enum class errc {
   corrupt_checkpoint,      ///< a checkpoint file that cannot be parsed
   bad_segment_name,        ///< a file name that is not a 20-digit offset plus suffix
   empty_append,            ///< append() called without a batch
+  corrupt_batch,           ///< a stored batch fails its CRC check (damaged on disk)
 };
 
 const std::error_category& storage_category() noexcept;

@@ -144,6 +144,24 @@ BOOST_AUTO_TEST_CASE(a_clean_shutdown_scans_nothing) {
   check_log_holds(*log, 60);
 }
 
+BOOST_AUTO_TEST_CASE(damage_in_trusted_data_is_never_served) {
+  test::temp_dir dir;
+  auto sizes = write_log(dir.path(), 5);
+  {
+    auto log = reopen(dir.path());
+    BOOST_REQUIRE(log->close());
+  }
+  auto log_path = segment_file_path(dir.path(), 0, segment_file::log);
+  uint64_t third = sizes[0] + sizes[1] + sizes[2];
+  test::flip_byte(log_path, third + sizes[3] - 1); // inside the fourth batch
+  auto log = reopen(dir.path(), 10, true);          // clean: nothing is scanned
+  auto from_start = log->read(0, 1 << 20);
+  BOOST_REQUIRE(from_start);
+  BOOST_TEST(from_start->size() == third); // stops before the damaged batch
+  BOOST_TEST((log->read(6, 1 << 20).error() == errc::corrupt_batch));
+  BOOST_TEST((log->read(7, 1).error() == errc::corrupt_batch));
+}
+
 BOOST_AUTO_TEST_CASE(missing_indexes_are_rebuilt) {
   test::temp_dir dir;
   write_log(dir.path(), 60, 400);
