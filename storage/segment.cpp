@@ -39,10 +39,8 @@ result<std::unique_ptr<segment>> segment::create(std::string dir, int64_t base_o
   if (auto st = s->log_.truncate(0); !st)
     return st.error();
   s->size_ = 0;
-  // Stale index files of an earlier segment with this base offset must not survive.
-  ::unlink(segment_file_path(s->dir_, base_offset, segment_file::index).c_str());
-  ::unlink(segment_file_path(s->dir_, base_offset, segment_file::timeindex).c_str());
-  if (auto st = s->open_indexes(); !st)
+  // Fresh: stale index files of an earlier segment with this base offset must not survive.
+  if (auto st = s->open_indexes(true); !st)
     return st.error();
   s->next_offset_ = base_offset;
   s->largest_timestamp_known_ = true;
@@ -75,38 +73,39 @@ void segment::reset_index_state() {
   largest_timestamp_known_ = true;
 }
 
-// Opens both index files; a file whose size is not a whole number of entries is
-// replaced by an empty one and the segment rebuilt from its log.
-status segment::open_indexes() {
+// Opens an index file; with `fresh`, or when its size is not a whole number of entries,
+// it is replaced by an empty one (`replaced` tells which happened).
+template <class Entry>
+static result<index_file<Entry>> open_index(const std::string& path, bool fresh, bool& replaced) {
+  replaced = false;
+  if (!fresh) {
+    auto idx = index_file<Entry>::open(path);
+    if (idx || idx.error() != errc::corrupt_index)
+      return idx;
+    replaced = true;
+  }
+  ::unlink(path.c_str());
+  return index_file<Entry>::open(path);
+}
+
+// Opens both index files, emptying them when `fresh`. A damaged index (not whole
+// entries, or failing the sanity check) makes the segment rebuild both from its log.
+status segment::open_indexes(bool fresh) {
   if (indexes_open_)
     return {};
-  auto offsets_path = segment_file_path(dir_, base_offset_, segment_file::index);
-  auto times_path = segment_file_path(dir_, base_offset_, segment_file::timeindex);
-  auto offsets = index_file<offset_entry>::open(offsets_path);
-  auto times = index_file<time_entry>::open(times_path);
-  bool corrupt = false;
-  if (!offsets) {
-    if (offsets.error() != errc::corrupt_index)
-      return offsets.error();
-    ::unlink(offsets_path.c_str());
-    offsets = index_file<offset_entry>::open(offsets_path);
-    if (!offsets)
-      return offsets.error();
-    corrupt = true;
-  }
-  if (!times) {
-    if (times.error() != errc::corrupt_index)
-      return times.error();
-    ::unlink(times_path.c_str());
-    times = index_file<time_entry>::open(times_path);
-    if (!times)
-      return times.error();
-    corrupt = true;
-  }
+  bool offsets_replaced = false, times_replaced = false;
+  auto offsets = open_index<offset_entry>(segment_file_path(dir_, base_offset_, segment_file::index), fresh,
+                                          offsets_replaced);
+  if (!offsets)
+    return offsets.error();
+  auto times = open_index<time_entry>(segment_file_path(dir_, base_offset_, segment_file::timeindex), fresh,
+                                      times_replaced);
+  if (!times)
+    return times.error();
   offset_index_ = std::move(*offsets);
   time_index_ = std::move(*times);
   indexes_open_ = true;
-  if (corrupt || !check_indexes()) {
+  if (!fresh && (offsets_replaced || times_replaced || !check_indexes())) {
     if (auto r = recover(); !r)
       return r.error();
   }
@@ -196,22 +195,9 @@ static result<uint64_t> walk_batches(const file& log, uint64_t size, uint64_t fr
 result<scan_summary> segment::recover() {
   if (auto st = open_log_file(); !st)
     return st.error();
-  if (!indexes_open_) {
-    // Open without the sanity check: everything is rebuilt below anyway.
-    auto offsets_path = segment_file_path(dir_, base_offset_, segment_file::index);
-    auto times_path = segment_file_path(dir_, base_offset_, segment_file::timeindex);
-    ::unlink(offsets_path.c_str());
-    ::unlink(times_path.c_str());
-    auto offsets = index_file<offset_entry>::open(offsets_path);
-    if (!offsets)
-      return offsets.error();
-    auto times = index_file<time_entry>::open(times_path);
-    if (!times)
-      return times.error();
-    offset_index_ = std::move(*offsets);
-    time_index_ = std::move(*times);
-    indexes_open_ = true;
-  }
+  // Without the sanity check: everything is rebuilt below anyway.
+  if (auto st = open_indexes(true); !st)
+    return st.error();
   if (auto st = offset_index_.truncate(0); !st)
     return st.error();
   if (auto st = time_index_.truncate(0); !st)

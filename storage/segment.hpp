@@ -101,7 +101,7 @@ public:
 private:
   segment(std::string dir, int64_t base_offset, const log_config& cfg);
   status open_log_file();
-  status open_indexes();
+  status open_indexes(bool fresh = false);
   status check_indexes();
   void reset_index_state();
   void index_batch(const protocol::batch_header& h, uint64_t position);
