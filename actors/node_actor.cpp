@@ -129,8 +129,11 @@ topic_metadata describe_for_metadata(self_ptr self, const std::string& name) {
     return t;
   }
   for (int32_t p = 0; p < it->second.partitions; ++p) {
-    auto& actor = self->state.partitions[topic_partition{name, p}];
-    t.partitions.push_back({p, 0, ns.config.broker_id, {ns.config.broker_id}, actor});
+    auto actor = self->state.partitions.find(topic_partition{name, p});
+    if (actor == self->state.partitions.end()) // closed (shutting down)
+      t.partitions.push_back({p, protocol::wire_code(kafka_error::leader_not_available), -1, {}, {}});
+    else
+      t.partitions.push_back({p, 0, ns.config.broker_id, {ns.config.broker_id}, actor->second});
   }
   return t;
 }

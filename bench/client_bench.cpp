@@ -1,0 +1,226 @@
+// Client benchmark against a running cafka-server: prints one name=value line per figure.
+//
+//   client_bench --bootstrap-server 127.0.0.1:9192 [--records N] [--partitions P]
+//                [--batch-size BYTES] [--rate R] [--latency-seconds S]
+//
+// 1. produce: N records of 100 bytes (acks=1) to a new topic with P partitions;
+//    records/s and MB/s from the first send to the last acknowledgement.
+// 2. consume: the same N records from offset 0 by consumer actors, one subscription per
+//    partition; records/s and MB/s until the last record arrived.
+// 3. latency: records sent at R records/s for S seconds (linger 0) to a fresh topic and
+//    consumed as they arrive; end-to-end latency (send -> consumer actor) p50/p99/p99.9.
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "client/client_config.hpp"
+#include "client/connect.hpp"
+#include "client/consumer_records.hpp"
+#include "client/producer.hpp"
+#include "client/subscription.hpp"
+
+using namespace cafka;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+struct options {
+  std::string bootstrap = "127.0.0.1:9192";
+  long records = 2'000'000;
+  int partitions = 4;
+  size_t batch_size = 256 * 1024;
+  long rate = 10'000;
+  long latency_seconds = 10;
+};
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "client_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+options parse(int argc, char** argv) {
+  options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--bootstrap-server")
+      o.bootstrap = v;
+    else if (k == "--records")
+      o.records = std::stol(v);
+    else if (k == "--partitions")
+      o.partitions = std::stoi(v);
+    else if (k == "--batch-size")
+      o.batch_size = std::stoul(v);
+    else if (k == "--rate")
+      o.rate = std::stol(v);
+    else if (k == "--latency-seconds")
+      o.latency_seconds = std::stol(v);
+    else
+      fail("unknown option " + k);
+  }
+  return o;
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
+}
+
+void create_topic(caf::actor_system& sys, node_actor node, const std::string& name, int partitions) {
+  caf::scoped_actor self{sys};
+  self->request(node, std::chrono::seconds(30), create_topic_atom_v, topic_spec{name, partitions, 1, {}})
+    .receive([](topic_description&) {}, [&](caf::error& e) { fail("create topic: " + describe(e)); });
+}
+
+// Counts consumed records (and collects latencies when values carry a send time).
+struct sink {
+  std::atomic<long> records{0};
+  std::atomic<long> bytes{0};
+  bool measure_latency = false;
+  std::mutex mutex;
+  std::vector<int64_t> latencies_ns;
+};
+
+caf::actor spawn_sink(caf::actor_system& sys, std::shared_ptr<sink> s) {
+  return sys.spawn([s](caf::event_based_actor*) -> caf::behavior {
+    return {
+      [s](client::consumer_records& recs) {
+        auto rs = client::records(recs);
+        if (s->measure_latency) {
+          auto now = now_ns();
+          std::lock_guard<std::mutex> g{s->mutex};
+          for (auto& r : rs) {
+            int64_t sent = 0;
+            if (r.value && r.value->size() >= sizeof sent)
+              std::memcpy(&sent, r.value->data(), sizeof sent);
+            s->latencies_ns.push_back(now - sent);
+          }
+        }
+        long b = 0;
+        for (auto& r : rs)
+          b += static_cast<long>(r.value ? r.value->size() : 0);
+        s->bytes += b;
+        s->records += static_cast<long>(rs.size());
+      },
+      [](client::consumer_error& e) { fail("consumer: " + describe(e.error)); },
+    };
+  });
+}
+
+void wait_for(const std::function<bool()>& done, std::chrono::seconds limit, const char* what) {
+  auto deadline = clock_type::now() + limit;
+  while (!done()) {
+    if (clock_type::now() > deadline)
+      fail(std::string("timed out waiting for ") + what);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+double percentile(std::vector<int64_t>& v, double p) {
+  if (v.empty())
+    return 0;
+  auto k = static_cast<size_t>(p * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+  return static_cast<double>(v[k]);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  auto opt = parse(argc, argv);
+  caf::actor_system_config cfg;
+  client::configure_client(cfg);
+  caf::actor_system sys{cfg};
+  auto node = client::connect(sys, opt.bootstrap, std::chrono::seconds(10));
+  if (!node)
+    fail("cannot reach " + opt.bootstrap + ": " + describe(node.error()));
+  auto topic = "bench-" + std::to_string(::getpid()) + "-" + std::to_string(now_ns() % 100000);
+  create_topic(sys, *node, topic, opt.partitions);
+  const std::string value(100, 'v');
+
+  // 1. produce
+  {
+    client::producer_config pc;
+    pc.batch_size = opt.batch_size;
+    pc.linger = std::chrono::milliseconds(5);
+    client::producer p{sys, *node, pc};
+    std::atomic<long> acked{0}, failed{0};
+    auto t0 = clock_type::now();
+    for (long i = 0; i < opt.records; ++i)
+      p.send(client::producer_record{topic, std::to_string(i), value, {}, std::nullopt, std::nullopt},
+             [&](caf::expected<client::record_metadata> md) { ++(md ? acked : failed); });
+    if (auto err = p.flush())
+      fail("flush: " + describe(err));
+    double s = std::chrono::duration<double>(clock_type::now() - t0).count();
+    if (failed > 0)
+      fail(std::to_string(failed.load()) + " sends failed");
+    std::printf("produce_records_per_s=%.0f\nproduce_mb_per_s=%.1f\n", static_cast<double>(opt.records) / s,
+                static_cast<double>(opt.records) * 100 / 1e6 / s);
+    std::fflush(stdout);
+    p.close();
+  }
+
+  // 2. consume
+  {
+    auto s = std::make_shared<sink>();
+    auto consumer = spawn_sink(sys, s);
+    auto t0 = clock_type::now();
+    for (int part = 0; part < opt.partitions; ++part)
+      client::subscribe(sys, *node, consumer, topic_partition{topic, part}, client::start_position::earliest());
+    wait_for([&] { return s->records >= opt.records; }, std::chrono::seconds(300), "the consumers");
+    double secs = std::chrono::duration<double>(clock_type::now() - t0).count();
+    std::printf("consume_records_per_s=%.0f\nconsume_mb_per_s=%.1f\n", static_cast<double>(s->records) / secs,
+                static_cast<double>(s->bytes) / 1e6 / secs);
+    std::fflush(stdout);
+    caf::anon_send_exit(consumer, caf::exit_reason::user_shutdown);
+  }
+
+  // 3. end-to-end latency at a fixed rate
+  {
+    auto latency_topic = topic + "-latency";
+    create_topic(sys, *node, latency_topic, 1);
+    auto s = std::make_shared<sink>();
+    s->measure_latency = true;
+    auto consumer = spawn_sink(sys, s);
+    auto sub = client::subscribe(sys, *node, consumer, topic_partition{latency_topic, 0},
+                                 client::start_position::earliest());
+    client::producer_config pc;
+    pc.linger = std::chrono::milliseconds(0);
+    client::producer p{sys, *node, pc};
+    long total = opt.rate * opt.latency_seconds;
+    auto interval = std::chrono::nanoseconds(1'000'000'000 / opt.rate);
+    auto next = clock_type::now();
+    std::string payload(100, 'l');
+    for (long i = 0; i < total; ++i) {
+      std::this_thread::sleep_until(next);
+      next += interval;
+      auto t = now_ns();
+      std::memcpy(payload.data(), &t, sizeof t);
+      p.send(client::producer_record{latency_topic, std::nullopt, payload, {}, std::nullopt, std::nullopt},
+             [](caf::expected<client::record_metadata>) {});
+    }
+    p.flush();
+    wait_for([&] { return s->records >= total; }, std::chrono::seconds(60), "the latency consumer");
+    std::lock_guard<std::mutex> g{s->mutex};
+    auto& v = s->latencies_ns;
+    std::printf("latency_rate_records_per_s=%ld\nlatency_p50_us=%.0f\nlatency_p99_us=%.0f\nlatency_p999_us=%.0f\n",
+                opt.rate, percentile(v, 0.5) / 1e3, percentile(v, 0.99) / 1e3, percentile(v, 0.999) / 1e3);
+    caf::anon_send_exit(consumer, caf::exit_reason::user_shutdown);
+    p.close();
+  }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("client_peak_rss_kib=%ld\n", ru.ru_maxrss);
+  return 0;
+}

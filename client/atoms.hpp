@@ -1,0 +1,12 @@
+#pragma once
+// The client's atoms (at most 10 characters). CAF's own atoms are used where they fit:
+// flush, close, get, connect, timeout, tick.
+
+#include <caf/atom.hpp>
+#include <caf/type_id.hpp>
+
+CAF_ADD_ATOM(cafka_client, cafka::client, send_atom, "send")
+CAF_ADD_ATOM(cafka_client, cafka::client, seek_atom, "seek")
+CAF_ADD_ATOM(cafka_client, cafka::client, stop_atom, "stop")
+CAF_ADD_ATOM(cafka_client, cafka::client, retry_atom, "retry")
+CAF_ADD_ATOM(cafka_client, cafka::client, wakeup_atom, "wakeup")

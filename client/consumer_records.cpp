@@ -1,0 +1,101 @@
+#include "client/consumer_records.hpp"
+
+#include <stdexcept>
+
+#include "actors/errors.hpp"
+#include "protocol/batch_header.hpp"
+#include "protocol/record_batch.hpp"
+
+namespace cafka::client {
+
+std::string to_string(const start_position& x) {
+  switch (x.what) {
+    case start_position::kind::earliest: return "earliest";
+    case start_position::kind::latest: return "latest";
+    case start_position::kind::offset: return "offset " + std::to_string(x.value);
+    case start_position::kind::timestamp: return "timestamp " + std::to_string(x.value);
+  }
+  return "?";
+}
+
+namespace {
+
+std::optional<std::string> copy(const std::optional<protocol::bytes_view>& v) {
+  if (!v)
+    return std::nullopt;
+  return std::string{*v};
+}
+
+// Calls visit(header, bytes of the whole batch) per complete batch; stops at the first
+// incomplete or malformed one and returns the number of bytes consumed.
+template <class Visit>
+size_t walk_batches(const std::vector<char>& batches, Visit visit) {
+  size_t pos = 0;
+  while (pos < batches.size()) {
+    protocol::bytes_view rest{batches.data() + pos, batches.size() - pos};
+    auto hdr = protocol::read_batch_header(rest);
+    if (!hdr || hdr->total_size() > rest.size())
+      break;
+    if (!visit(*hdr, rest.substr(0, hdr->total_size())))
+      break;
+    pos += hdr->total_size();
+  }
+  return pos;
+}
+
+} // namespace
+
+std::optional<int64_t> next_fetch_offset(const std::vector<char>& batches) {
+  std::optional<int64_t> out;
+  walk_batches(batches, [&](const protocol::batch_header& h, protocol::bytes_view) {
+    out = h.next_offset();
+    return true;
+  });
+  return out;
+}
+
+size_t complete_batches_size(const std::vector<char>& batches) {
+  return walk_batches(batches, [](const protocol::batch_header&, protocol::bytes_view) { return true; });
+}
+
+caf::expected<std::vector<protocol::decoded_record>> decode_records(const consumer_records& recs,
+                                                                    size_t max_uncompressed) {
+  std::vector<protocol::decoded_record> out;
+  caf::error failure;
+  walk_batches(recs.batches, [&](const protocol::batch_header& h, protocol::bytes_view bytes) {
+    if (h.next_offset() <= recs.fetch_offset)
+      return true; // wholly before the requested offset
+    if (h.is_control())
+      return true;
+    auto res = protocol::for_each_record(bytes, max_uncompressed, [&](const protocol::record_view& r) {
+      if (r.offset < recs.fetch_offset)
+        return;
+      std::vector<protocol::record_header> headers;
+      headers.reserve(r.headers.size());
+      for (auto& hv : r.headers)
+        headers.push_back(protocol::record_header{std::string{hv.key}, copy(hv.value)});
+      protocol::decoded_record d{r.offset, r.timestamp, copy(r.key), copy(r.value), std::move(headers)};
+      out.push_back(std::move(d));
+    });
+    if (!res) {
+      failure = caf::make_error(protocol::kafka_error::corrupt_message,
+                                "batch at offset " + std::to_string(h.base_offset) + " of "
+                                  + recs.tp.topic + "-" + std::to_string(recs.tp.partition) + ": "
+                                  + res.error().message());
+      return false;
+    }
+    return true;
+  });
+  if (failure)
+    return failure;
+  return out;
+}
+
+std::vector<protocol::decoded_record> records(const consumer_records& recs) {
+  auto res = decode_records(recs);
+  if (!res)
+    throw std::runtime_error(cafka::describe(res.error()));
+  return std::move(*res);
+}
+
+} // namespace cafka::client

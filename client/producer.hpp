@@ -1,0 +1,98 @@
+#pragma once
+// The producer for plain threads (main, tools): a thread-safe facade over the producer
+// actor (producer_actor.hpp, which explains batching, partitioning, retries and
+// reconnects).
+//
+//   caf::actor_system_config cfg;
+//   cafka::client::configure_client(cfg);
+//   caf::actor_system sys{cfg};
+//   cafka::client::producer p{sys, {/*bootstrap_servers=*/"127.0.0.1:9192"}};
+//   auto offset = p.send_sync("topic", "key", "value");          // blocks
+//   auto fut = p.send("topic", std::nullopt, "value");            // async: a future
+//   p.send({"topic", "k", "v"}, [](caf::expected<record_metadata> md) { ... });
+//   p.flush();                                                   // blocks
+//   p.close();                                                   // blocks (also ~producer)
+//
+// Threads: every member may be called from any number of threads at once. Records sent
+// from one thread keep their order per partition. send() never blocks. send_sync(),
+// flush(), close() and the destructor BLOCK and must not be called from an actor (nor
+// from a send callback, which runs on the producer actor): use the producer actor
+// directly there. Each blocking call is bounded: by delivery_timeout plus
+// request_timeout (plus a margin), or by close()'s timeout.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <future>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <caf/expected.hpp>
+#include <caf/fwd.hpp>
+
+#include "actors/node_actor.hpp"
+#include "client/producer_actor.hpp"
+#include "client/producer_config.hpp"
+#include "client/record_metadata.hpp"
+
+namespace cafka::client {
+
+class producer {
+public:
+  /// Starts a producer that connects to cfg.bootstrap_servers (asynchronously: the
+  /// constructor does not block; the first records wait for the connection). Throws
+  /// std::invalid_argument for an invalid config. `sys` must be configured with
+  /// configure_client() and outlive the producer.
+  producer(caf::actor_system& sys, producer_config cfg);
+
+  /// Starts a producer that uses `node` (e.g. from connect()).
+  producer(caf::actor_system& sys, node_actor node, producer_config cfg);
+
+  /// close() with its default timeout.
+  ~producer();
+
+  producer(const producer&) = delete;
+  producer& operator=(const producer&) = delete;
+
+  using result_future = std::future<caf::expected<record_metadata>>;
+
+  /// Hands a record over; the future is ready once it is acknowledged or failed. After
+  /// close() it is ready at once with caf::sec::request_receiver_down.
+  result_future send(producer_record rec);
+  result_future send(std::string topic, std::optional<std::string> key, std::optional<std::string> value,
+                     std::vector<protocol::record_header> headers = {},
+                     std::optional<int64_t> timestamp = std::nullopt);
+
+  /// Hands a record over; `done` is called exactly once (see send_callback: on the
+  /// producer actor's thread; on the calling thread if the producer is already closed).
+  void send(producer_record rec, send_callback done);
+
+  /// Sends and BLOCKS until the record is acknowledged: its offset, or its typed error.
+  caf::expected<int64_t> send_sync(producer_record rec);
+  caf::expected<int64_t> send_sync(std::string topic, std::optional<std::string> key,
+                                   std::optional<std::string> value,
+                                   std::vector<protocol::record_header> headers = {},
+                                   std::optional<int64_t> timestamp = std::nullopt);
+
+  /// BLOCKS until every record handed in before the call is acknowledged or failed (all
+  /// batches are sent at once, ignoring linger). Returns an error only if the producer
+  /// is closed or did not answer in time.
+  caf::error flush();
+
+  /// Flushes (waiting at most `timeout`), then stops the producer actor; records still
+  /// not acknowledged fail with caf::sec::request_receiver_down. BLOCKS up to about
+  /// 2 * timeout. Idempotent.
+  void close(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+  /// The producer actor (for actors that want to send to it directly).
+  producer_actor actor() const { return actor_; }
+
+private:
+  caf::actor_system& sys_;
+  producer_config cfg_;
+  producer_actor actor_;
+  std::atomic<bool> closed_{false};
+};
+
+} // namespace cafka::client

@@ -1,0 +1,57 @@
+#pragma once
+// The producer's settings, named after Kafka's producer configs.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <caf/error.hpp>
+
+#include "client/retry.hpp"
+#include "protocol/batch_header.hpp"
+
+namespace cafka::client {
+
+struct producer_config {
+  /// bootstrap.servers: "host:port[,host:port...]" of the node's caf.port. Needed unless
+  /// the producer is given a node actor; then it is only where to reconnect to.
+  std::string bootstrap_servers;
+  /// batch.size: a partition's batch is sent once it holds this many bytes (estimated).
+  size_t batch_size = 16384;
+  /// linger.ms: ... or once its first record is this old.
+  std::chrono::milliseconds linger{5};
+  /// acks: 1 = the broker answers once the batch is in the operating system (the record
+  /// gets its offset); 0 = nobody waits for an answer (offset -1, no retries); -1 (all)
+  /// is accepted and means 1 on a single node.
+  int16_t acks = 1;
+  /// compression.type: none or lz4 (Kafka's LZ4 frame format).
+  protocol::compression_codec compression = protocol::compression_codec::none;
+  /// retries: how often a batch is sent again after a retriable error (retry.hpp).
+  int retries = 5;
+  /// retry.backoff.ms / retry.backoff.max.ms.
+  backoff_policy retry_backoff{std::chrono::milliseconds(100), std::chrono::milliseconds(1000)};
+  /// request.timeout.ms: one produce or metadata request.
+  std::chrono::milliseconds request_timeout{30000};
+  /// delivery.timeout.ms: a record fails with request_timed_out if it is not acknowledged
+  /// this long after send() (waiting for metadata, a connection, retries included).
+  std::chrono::milliseconds delivery_timeout{120000};
+  /// max.in.flight.requests.per.connection, per partition. 1 keeps each partition's order
+  /// even across retries; more may reorder a partition after a retry.
+  size_t max_in_flight = 1;
+  /// max.request.size: a single record larger than this fails at once (message_too_large).
+  size_t max_request_size = 1048576;
+  /// Whether metadata requests may create unknown topics (the broker's
+  /// auto.create.topics.enable decides too).
+  bool allow_auto_create_topics = true;
+  /// One connection attempt.
+  std::chrono::milliseconds connect_timeout{5000};
+  /// Seed of the sticky partitioner's random choice; 0 = random.
+  uint64_t partitioner_seed = 0;
+};
+
+/// The first problem with `cfg` (caf::sec::invalid_argument, with the setting named), or
+/// none. `need_bootstrap`: bootstrap_servers must be given (and parse).
+caf::error validate(const producer_config& cfg, bool need_bootstrap);
+
+} // namespace cafka::client

@@ -1,0 +1,3 @@
+// The one translation unit that defines the test module (and with it main()).
+#define BOOST_TEST_MODULE client_tests
+#include <boost/test/unit_test.hpp>

@@ -1,0 +1,132 @@
+#include "tests/integration/server_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <stdexcept>
+
+namespace cafka::test {
+
+namespace {
+
+constexpr int startup_timeout_ms = 30'000;
+constexpr int stop_timeout_ms = 30'000;
+
+int wait_for_exit(pid_t pid, int timeout_ms) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    ::usleep(10'000);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return -1;
+}
+
+} // namespace
+
+server_process::server_process(std::string log_dir, std::vector<std::string> overrides)
+  : log_dir_(std::move(log_dir)) {
+  // Output goes to a file, not a pipe: a pipe nobody drains would block the server.
+  out_path_ = log_dir_ + ".out";
+  int out = ::open(out_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (out < 0)
+    throw std::runtime_error("cannot open " + out_path_);
+  std::vector<std::string> args{CAFKA_BINARY_DIR "/bin/cafka-server", CAFKA_SOURCE_DIR "/config/server.properties",
+                                "--override", "log.dirs=" + log_dir_, "--override", "caf.port=0"};
+  for (auto& o : overrides) {
+    args.push_back("--override");
+    args.push_back(o);
+  }
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    ::dup2(out, 1);
+    ::dup2(out, 2);
+    std::vector<char*> argv;
+    for (auto& a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(out);
+  static const std::regex listening{R"(listening: caf [^ ]+:(\d+))"};
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(startup_timeout_ms);
+  std::smatch m;
+  while (!std::regex_search(output_, m, listening)) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill_hard();
+      throw std::runtime_error("cafka-server did not start: " + output_);
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      drain();
+      throw std::runtime_error("cafka-server exited at start: " + output_);
+    }
+    ::usleep(20'000);
+    drain();
+  }
+  caf_port_ = static_cast<uint16_t>(std::stoi(m[1]));
+}
+
+server_process::~server_process() {
+  if (pid_ > 0)
+    kill_hard();
+  ::unlink(out_path_.c_str());
+}
+
+void server_process::drain() {
+  std::ifstream in{out_path_};
+  output_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+int server_process::stop() {
+  if (pid_ <= 0)
+    return -1;
+  ::kill(pid_, SIGTERM);
+  auto status = wait_for_exit(pid_, stop_timeout_ms);
+  pid_ = -1;
+  drain();
+  return status;
+}
+
+void server_process::kill_hard() {
+  if (pid_ <= 0)
+    return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  drain();
+}
+
+std::string server_process::output() {
+  drain();
+  return output_;
+}
+
+scratch_dir::scratch_dir() {
+  char tmpl[] = "/tmp/cafka-it-XXXXXX";
+  if (::mkdtemp(tmpl) == nullptr)
+    throw std::runtime_error("mkdtemp failed");
+  path = tmpl;
+}
+
+scratch_dir::~scratch_dir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+} // namespace cafka::test
