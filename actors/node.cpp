@@ -1,6 +1,7 @@
 #include "actors/node.hpp"
 
 #include <chrono>
+#include <future>
 
 #include <caf/all.hpp>
 
@@ -9,6 +10,9 @@
 #include "actors/log_line.hpp"
 #include "actors/node_storage.hpp"
 #include "actors/routing_table.hpp"
+#include "cluster/embedded_coordinator.hpp"
+#include "cluster/embedded_store.hpp"
+#include "cluster/node_registration.hpp"
 
 namespace cafka {
 
@@ -17,16 +21,43 @@ int64_t wall_clock_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+namespace {
+
+// Registers the broker and runs one controller election; blocks until the coordinator
+// answered (the embedded one answers inline).
+result<cluster::registration_result> register_with(cluster::coordinator& c, const config::server_config& cfg) {
+  auto& l = cfg.listeners.front();
+  std::promise<result<cluster::registration_result>> answer;
+  auto done = answer.get_future();
+  cluster::register_broker(c, cluster::broker_registration{cfg.broker_id, l.host, l.port, cfg.caf_port, ""},
+                           [&answer](result<cluster::registration_result> r) { answer.set_value(std::move(r)); });
+  return done.get();
+}
+
+} // namespace
+
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
                         std::string& error_text, std::function<int64_t()> now_ms) {
+  if (!cfg.zookeeper_connect.empty()) {
+    error_text = "zookeeper.connect '" + cfg.zookeeper_connect
+                 + "': this build runs only on the embedded coordinator; leave zookeeper.connect unset";
+    return std::make_error_code(std::errc::not_supported);
+  }
+  node n;
+  n.coordinator = std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
+  auto registration = register_with(*n.coordinator, cfg);
+  if (!registration) {
+    error_text = "registering broker " + std::to_string(cfg.broker_id) + ": " + registration.error().message();
+    return registration.error();
+  }
   auto ns = open_node_storage(cfg, now_ms(), error_text);
   if (!ns)
     return ns.error();
-  node n;
   n.storage = *ns;
   n.routes = std::make_shared<routing_table>();
   n.io_worker = spawn_io_worker(sys);
-  n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms});
+  n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
+                                               registration->controller_id});
   n.cleaner = spawn_retention_cleaner(
     sys, retention_cleaner_config{n.routes, std::chrono::milliseconds(cfg.log_retention_check_interval_ms),
                                   now_ms});

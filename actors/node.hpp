@@ -22,6 +22,9 @@
 
 namespace cafka {
 
+namespace cluster {
+class coordinator;
+}
 struct node_storage;
 class routing_table;
 
@@ -31,6 +34,10 @@ struct node_context {
   std::shared_ptr<routing_table> routes;
   caf::actor io_worker;
   std::function<int64_t()> now_ms;
+  /// This broker's coordinator session (the embedded one on a single node) and the
+  /// controller it found when it registered.
+  std::shared_ptr<cluster::coordinator> coordinator;
+  int32_t controller_id = -1;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);
@@ -42,13 +49,16 @@ struct node {
   caf::actor io_worker;
   std::shared_ptr<routing_table> routes;
   std::shared_ptr<node_storage> storage;
+  std::shared_ptr<cluster::coordinator> coordinator;
 };
 
 /// Milliseconds since the epoch from the system clock.
 int64_t wall_clock_ms();
 
-/// Opens storage and spawns the node's actors. On failure `error_text` says what and
-/// where (e.g. "log.dirs '/x': log directory is in use by another process").
+/// Opens storage, registers the broker with the coordinator (the embedded one: a
+/// configured zookeeper.connect is refused until the ZooKeeper coordinator exists) and
+/// spawns the node's actors. On failure `error_text` says what and where (e.g.
+/// "log.dirs '/x': log directory is in use by another process").
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
                         std::string& error_text, std::function<int64_t()> now_ms = wall_clock_ms);
 

@@ -11,6 +11,7 @@
 #include "actors/node.hpp"
 #include "actors/node_storage.hpp"
 #include "actors/routing_table.hpp"
+#include "cluster/node_registration.hpp"
 #include "config/topic_config.hpp"
 #include "config/to_log_config.hpp"
 
@@ -81,6 +82,22 @@ void write_registry(self_ptr self, caf::typed_response_promise<topic_description
           [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
 }
 
+// Records a new topic in the coordinator: assignment (this broker holds every
+// replica), partition states with this broker leading, and the topic's configs.
+void publish_to_coordinator(self_ptr self, const topic_spec& spec) {
+  auto& ctx = self->state.ctx;
+  auto me = ctx.storage->config.broker_id;
+  cluster::topic_assignment assignment{std::vector<cluster::replica_list>(static_cast<size_t>(spec.partitions), {me})};
+  cluster::partition_state state{me, 0, 0, {me}};
+  auto name = spec.name;
+  cluster::publish_topic(*ctx.coordinator, name, assignment, state, cluster::topic_config{spec.configs},
+                         [name](status st) {
+                           if (!st)
+                             log_line("coordinator: publishing topic %s failed: %s", name.c_str(),
+                                      st.error().message().c_str());
+                         });
+}
+
 // Validates and creates a topic: logs, partition actors, routes. The registry file is
 // written by the caller.
 caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
@@ -116,6 +133,7 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     out.partitions.push_back(partition_status{tp, 0, 0, 0, 0, 1, 0});
   }
   publish_routes(self);
+  publish_to_coordinator(self, spec);
   log_line("created topic %s with %d partition(s)", spec.name.c_str(), spec.partitions);
   return out;
 }
@@ -150,11 +168,14 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     self->state.partitions[tp] = spawn_partition(
       self->system(), p.log, partition_context{tp, self->state.ctx.io_worker, self->state.ctx.now_ms});
   publish_routes(self);
+  // The embedded coordinator starts empty with every process: tell it the known topics.
+  for (auto& [name, entry] : ns.topics)
+    publish_to_coordinator(self, topic_spec{name, entry.partitions, entry.replication_factor, entry.configs});
   self->delayed_send(self, checkpoint_interval, caf::tick_atom_v);
   return {
     [=](metadata_atom, metadata_request& req) -> cluster_metadata {
       auto& ns = *self->state.ctx.storage;
-      cluster_metadata out{ns.config.broker_id, {this_broker(ns.config)}, {}};
+      cluster_metadata out{self->state.ctx.controller_id, {this_broker(ns.config)}, {}};
       if (req.all_topics) {
         req.topics.clear();
         for (auto& [name, _] : ns.topics)
@@ -192,6 +213,10 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
       auto rp = self->make_response_promise<std::string>();
       auto targets = partitions_of(self, name);
+      cluster::unpublish_topic(*self->state.ctx.coordinator, name, ns.topics[name].partitions, [name](status st) {
+        if (!st)
+          log_line("coordinator: removing topic %s failed: %s", name.c_str(), st.error().message().c_str());
+      });
       ns.topics.erase(name);
       for (auto it = self->state.partitions.begin(); it != self->state.partitions.end();)
         it = it->first.topic == name ? self->state.partitions.erase(it) : std::next(it);

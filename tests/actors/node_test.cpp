@@ -1,0 +1,134 @@
+// A whole node in-process (real scheduler threads): topics, the coordinator's view,
+// metadata, auto-creation, restart.
+#include <boost/test/unit_test.hpp>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/node.hpp"
+#include "actors/system_config.hpp"
+#include "cluster/coordinator.hpp"
+#include "cluster/znode_data.hpp"
+#include "cluster/znode_paths.hpp"
+#include "protocol/record_batch.hpp"
+#include "tests/actors/deterministic_fixture.hpp"
+
+using namespace cafka;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct running_node {
+  caf::actor_system_config cfg;
+  caf::actor_system sys;
+  node n;
+
+  static caf::actor_system_config& prepare(caf::actor_system_config& c) {
+    register_cafka_types(c);
+    return c;
+  }
+
+  explicit running_node(const std::string& log_dir, bool auto_create = true) : sys(prepare(cfg)) {
+    config::server_config sc;
+    sc.log_dirs = {log_dir};
+    sc.auto_create_topics_enable = auto_create;
+    sc.num_partitions = 3;
+    std::string error_text;
+    auto started = start_node(sys, sc, error_text);
+    BOOST_REQUIRE_MESSAGE(started, error_text);
+    n = std::move(*started);
+  }
+
+  ~running_node() { BOOST_CHECK(stop_node(sys, n)); }
+
+  std::optional<std::string> znode(const std::string& path) {
+    std::optional<std::string> out;
+    n.coordinator->get(path, {}, [&](result<cluster::node_data> r) {
+      if (r)
+        out = r->data;
+    });
+    return out;
+  }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(node_in_process)
+
+BOOST_AUTO_TEST_CASE(registers_creates_topics_and_recovers_them_after_a_restart) {
+  test::temp_folder dir;
+  {
+    running_node rn{dir.path};
+    BOOST_TEST(rn.znode(cluster::broker_path(0)).has_value());
+    BOOST_TEST(cluster::decode_controller_info(*rn.znode(cluster::controller_path()))->broker_id == 0);
+    caf::scoped_actor self{rn.sys};
+    self->request(rn.n.actor, 10s, create_topic_atom_v, topic_spec{"orders", 2, 1, {{"retention.ms", "60000"}}})
+      .receive([](topic_description& d) { BOOST_TEST(d.partitions.size() == 2u); },
+               [](caf::error& e) { BOOST_FAIL(describe(e)); });
+    self->request(rn.n.actor, 10s, create_topic_atom_v, topic_spec{"orders", 2, 1, {}})
+      .receive([](topic_description&) { BOOST_FAIL("created twice"); },
+               [](caf::error& e) { BOOST_TEST((to_kafka_error(e) == kafka_error::topic_already_exists)); });
+    self->request(rn.n.actor, 10s, create_topic_atom_v, topic_spec{"bad", 1, 1, {{"retention.ms", "soon"}}})
+      .receive([](topic_description&) { BOOST_FAIL("bad config accepted"); },
+               [](caf::error& e) { BOOST_TEST((to_kafka_error(e) == kafka_error::invalid_config)); });
+    BOOST_TEST(cluster::decode_topic_assignment(*rn.znode(cluster::topic_path("orders")))->partitions.size() == 2u);
+    // Produce to partition 1 through the actor metadata hands out.
+    partition_actor p1;
+    self->request(rn.n.actor, 10s, metadata_atom_v, metadata_request{{"orders"}, false, false})
+      .receive([&](cluster_metadata& md) {
+                 BOOST_TEST(md.controller_id == 0);
+                 p1 = md.topics.at(0).partitions.at(1).actor;
+               },
+               [](caf::error& e) { BOOST_FAIL(describe(e)); });
+    auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+    for (int i = 0; i < 5; ++i)
+      self->request(p1, 10s, produce_atom_v, produce_request{1, batch})
+        .receive([&](produce_result& r) { BOOST_TEST(r.base_offset == i); },
+                 [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  }
+  running_node again{dir.path};
+  caf::scoped_actor self{again.sys};
+  self->request(again.n.actor, 10s, describe_atom_v, std::string{"orders"})
+    .receive([](topic_description& d) {
+               BOOST_REQUIRE_EQUAL(d.partitions.size(), 2u);
+               BOOST_TEST(d.partitions[1].log_end_offset == 5);
+               BOOST_TEST(d.configs.at("retention.ms") == "60000");
+             },
+             [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  BOOST_TEST(again.znode(cluster::topic_config_path("orders")).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(auto_creates_topics_only_when_allowed) {
+  test::temp_folder dir;
+  {
+    running_node rn{dir.path};
+    caf::scoped_actor self{rn.sys};
+    self->request(rn.n.actor, 10s, metadata_atom_v, metadata_request{{"fresh"}, false, true})
+      .receive([](cluster_metadata& md) {
+                 BOOST_TEST(md.topics.at(0).error == 0);
+                 BOOST_TEST(md.topics.at(0).partitions.size() == 3u); // num.partitions
+               },
+               [](caf::error& e) { BOOST_FAIL(describe(e)); });
+    self->request(rn.n.actor, 10s, metadata_atom_v, metadata_request{{"other"}, false, false})
+      .receive([](cluster_metadata& md) {
+                 BOOST_TEST(md.topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition));
+               },
+               [](caf::error& e) { BOOST_FAIL(describe(e)); });
+    self->request(rn.n.actor, 10s, delete_topic_atom_v, std::string{"fresh"})
+      .receive([](std::string& name) { BOOST_TEST(name == "fresh"); },
+               [](caf::error& e) { BOOST_FAIL(describe(e)); });
+    self->request(rn.n.actor, 10s, list_topics_atom_v)
+      .receive([](std::vector<std::string>& names) { BOOST_TEST(names.empty()); },
+               [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  }
+  test::temp_folder other;
+  running_node strict{other.path, false};
+  caf::scoped_actor self{strict.sys};
+  self->request(strict.n.actor, 10s, metadata_atom_v, metadata_request{{"fresh"}, false, true})
+    .receive([](cluster_metadata& md) {
+               BOOST_TEST(md.topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition));
+             },
+             [](caf::error& e) { BOOST_FAIL(describe(e)); });
+}
+
+BOOST_AUTO_TEST_SUITE_END()
