@@ -54,8 +54,11 @@ std::string describe(const caf::error& err) {
   if (err.category() != caf::atom("cafka"))
     return caf::to_string(err);
   std::string out = protocol::to_string(static_cast<kafka_error>(err.code()));
-  if (!err.context().empty())
-    out += " " + caf::to_string(err.context());
+  auto& ctx = err.context();
+  if (ctx.match_elements<std::string>())
+    out += ": " + ctx.get_as<std::string>(0); // the usual case: one explanation
+  else if (!ctx.empty())
+    out += " " + caf::to_string(ctx);
   return out;
 }
 

@@ -1,0 +1,183 @@
+// cafka-topics: create, delete, list and describe topics (flags as kafka-topics.sh).
+//
+//   cafka-topics [--bootstrap-server 127.0.0.1:9192] --create --topic T --partitions N
+//                [--replication-factor R] [--config key=value ...] [--if-not-exists]
+//   cafka-topics --delete --topic T [--if-exists]
+//   cafka-topics --list
+//   cafka-topics --describe [--topic T]      partitions with start and end offsets
+//
+// Exit codes: 0 done, 1 the broker refused or could not be reached, 2 a bad argument.
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/node_actor.hpp"
+#include "apps/tool_args.hpp"
+#include "client/client_config.hpp"
+#include "client/connect.hpp"
+
+using namespace cafka;
+using namespace std::chrono;
+
+namespace {
+
+constexpr const char* tool = "cafka-topics";
+
+const std::vector<tools::option> options{
+  {"bootstrap-server", "HOST:PORT", "the node's caf.port (default 127.0.0.1:9192)"},
+  {"create", "", "create a topic"},
+  {"delete", "", "delete a topic and its data"},
+  {"list", "", "list the topics"},
+  {"describe", "", "partitions, leaders, start/end offsets and sizes"},
+  {"topic", "TOPIC", "the topic (required for --create and --delete)"},
+  {"partitions", "N", "partitions of a new topic (default: the broker's num.partitions)"},
+  {"replication-factor", "N", "replicas per partition (default: the broker's default)"},
+  {"config", "KEY=VALUE", "a topic config override for --create", true},
+  {"if-not-exists", "", "--create: no error if the topic exists"},
+  {"if-exists", "", "--delete, --describe: no error if the topic does not exist"},
+  {"connect-timeout-ms", "MS", "give up reaching the broker after this long (default 5000)"},
+  {"request-timeout-ms", "MS", "give up waiting for an answer after this long (default 30000)"},
+};
+
+// One request to the node, BLOCKING for at most `timeout`.
+template <class Result, class... Ts>
+caf::expected<Result> ask(caf::actor_system& sys, const node_actor& node, milliseconds timeout, Ts&&... xs) {
+  caf::expected<Result> out{Result{}};
+  caf::scoped_actor self{sys};
+  self->request(node, timeout, std::forward<Ts>(xs)...)
+    .receive([&](Result& r) { out = std::move(r); }, [&](caf::error& e) { out = std::move(e); });
+  return out;
+}
+
+bool is(const caf::error& err, kafka_error code) {
+  return to_kafka_error(err) == code;
+}
+
+std::string join(const std::vector<int32_t>& xs) {
+  std::string out;
+  for (auto x : xs)
+    out += (out.empty() ? "" : ",") + std::to_string(x);
+  return out;
+}
+
+void print_description(const topic_description& d, const cluster_metadata& md) {
+  std::map<int32_t, const partition_metadata*> leaders;
+  for (auto& t : md.topics)
+    if (t.name == d.name)
+      for (auto& p : t.partitions)
+        leaders[p.partition] = &p;
+  std::string configs;
+  for (auto& [k, v] : d.configs)
+    configs += (configs.empty() ? "" : ",") + k + "=" + v;
+  std::printf("Topic: %s\tPartitionCount: %zu\tReplicationFactor: %d\tConfigs: %s\n", d.name.c_str(),
+              d.partitions.size(), d.replication_factor, configs.c_str());
+  auto parts = d.partitions;
+  std::sort(parts.begin(), parts.end(), [](auto& a, auto& b) { return a.tp.partition < b.tp.partition; });
+  for (auto& p : parts) {
+    auto it = leaders.find(p.tp.partition);
+    auto leader = it != leaders.end() ? it->second->leader : -1;
+    auto replicas = it != leaders.end() ? join(it->second->replicas) : "";
+    std::printf("\tTopic: %s\tPartition: %d\tLeader: %d\tReplicas: %s\tStartOffset: %" PRId64
+                "\tEndOffset: %" PRId64 "\tSize: %" PRId64 "\n",
+                d.name.c_str(), p.tp.partition, leader, replicas.c_str(), p.log_start_offset, p.high_watermark,
+                p.size_bytes);
+  }
+}
+
+int run_tool(const tools::args& a) {
+  // -- everything about the command line is checked before connecting ----------------
+  std::vector<std::string> actions;
+  for (auto name : {"create", "delete", "list", "describe"})
+    if (a.has(name))
+      actions.push_back(name);
+  if (actions.size() != 1)
+    throw tools::usage_error("exactly one of --create, --delete, --list, --describe is required");
+  auto action = actions.front();
+  auto topic = a.value_or("topic", "");
+  if ((action == "create" || action == "delete") && topic.empty())
+    throw tools::usage_error("--" + action + " needs --topic");
+  if (action == "list" && a.has("topic"))
+    throw tools::usage_error("--list takes no --topic");
+  for (auto name : {"partitions", "replication-factor", "config", "if-not-exists"})
+    if (a.has(name) && action != "create")
+      throw tools::usage_error(std::string{"--"} + name + " is only valid with --create");
+  if (a.has("if-exists") && action != "delete" && action != "describe")
+    throw tools::usage_error("--if-exists is only valid with --delete or --describe");
+  topic_spec spec;
+  spec.name = topic;
+  spec.partitions = static_cast<int32_t>(a.integer("partitions", -1, 1, std::numeric_limits<int32_t>::max()));
+  spec.replication_factor
+    = static_cast<int16_t>(a.integer("replication-factor", -1, 1, std::numeric_limits<int16_t>::max()));
+  for (auto& [k, v] : tools::key_values(a, "config"))
+    spec.configs[k] = v;
+  auto bootstrap = a.value_or("bootstrap-server", tools::default_bootstrap);
+  tools::check_bootstrap(bootstrap);
+  milliseconds connect_timeout{a.integer("connect-timeout-ms", 5000, 1, 3'600'000)};
+  milliseconds timeout{a.integer("request-timeout-ms", 30000, 1, 3'600'000)};
+
+  // -- the broker ----------------------------------------------------------------------
+  caf::actor_system_config cfg;
+  client::configure_client(cfg);
+  caf::actor_system sys{cfg};
+  auto node = client::connect(sys, bootstrap, connect_timeout);
+  if (!node)
+    tools::fail(tool, "cannot reach broker at " + bootstrap + ": " + describe(node.error()));
+
+  if (action == "create") {
+    auto created = ask<topic_description>(sys, *node, timeout, create_topic_atom_v, spec);
+    if (!created && a.has("if-not-exists") && is(created.error(), kafka_error::topic_already_exists))
+      return 0;
+    if (!created)
+      tools::fail(tool, "cannot create topic '" + topic + "': " + describe(created.error()));
+    std::printf("Created topic %s.\n", topic.c_str());
+  } else if (action == "delete") {
+    auto deleted = ask<std::string>(sys, *node, timeout, delete_topic_atom_v, topic);
+    if (!deleted && a.has("if-exists") && is(deleted.error(), kafka_error::unknown_topic_or_partition))
+      return 0;
+    if (!deleted)
+      tools::fail(tool, "cannot delete topic '" + topic + "': " + describe(deleted.error()));
+    std::printf("Deleted topic %s.\n", topic.c_str());
+  } else {
+    auto names = ask<std::vector<std::string>>(sys, *node, timeout, list_topics_atom_v);
+    if (!names)
+      tools::fail(tool, "cannot list topics: " + describe(names.error()));
+    std::sort(names->begin(), names->end());
+    if (action == "list") {
+      for (auto& name : *names)
+        std::printf("%s\n", name.c_str());
+      return 0;
+    }
+    if (!topic.empty())
+      *names = {topic};
+    metadata_request req;
+    req.topics = *names;
+    auto md = ask<cluster_metadata>(sys, *node, timeout, metadata_atom_v, req);
+    if (!md)
+      tools::fail(tool, "cannot get metadata: " + describe(md.error()));
+    for (auto& name : *names) {
+      auto d = ask<topic_description>(sys, *node, timeout, describe_atom_v, name);
+      if (!d && a.has("if-exists") && is(d.error(), kafka_error::unknown_topic_or_partition))
+        continue;
+      if (!d)
+        tools::fail(tool, "cannot describe topic '" + name + "': " + describe(d.error()));
+      print_description(*d, *md);
+    }
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  return tools::run(tool, "--create|--delete|--list|--describe [--topic TOPIC] [options]", argc, argv, options,
+                    run_tool);
+}

@@ -1,0 +1,274 @@
+// The programs in examples/ as child processes against a real cafka-server: the
+// producer's offsets, the replay's summary and the word counts match what was produced
+// (through cafka's client library, here in the test). Every child runs with a bounded
+// wait and is killed on timeout; nothing asserts on timing.
+#include <boost/test/unit_test.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "actors/errors.hpp"
+#include "client/partitioner.hpp"
+#include "client/producer.hpp"
+#include "tests/integration/native_client.hpp"
+#include "tests/integration/server_process.hpp"
+
+using namespace cafka;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string producer_bin = CAFKA_BINARY_DIR "/bin/cafka-example-producer";
+const std::string word_count_bin = CAFKA_BINARY_DIR "/bin/cafka-example-word-count";
+const std::string replay_bin = CAFKA_BINARY_DIR "/bin/cafka-example-replay";
+
+struct run_result {
+  int code = -1; ///< exit code; -1 when it had to be killed
+  std::string out;
+  std::string err;
+};
+
+std::string temp_file() {
+  char tmpl[] = "/tmp/cafka-examples-XXXXXX";
+  int fd = ::mkstemp(tmpl);
+  if (fd < 0)
+    throw std::runtime_error("mkstemp failed");
+  ::close(fd);
+  return tmpl;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in{path};
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A child process with stdin from /dev/null and stdout/stderr in files; killed by the
+// destructor if it still runs.
+class child {
+public:
+  explicit child(const std::vector<std::string>& args) : out_(temp_file()), err_(temp_file()) {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      int fds[] = {::open("/dev/null", O_RDONLY), ::open(out_.c_str(), O_WRONLY), ::open(err_.c_str(), O_WRONLY)};
+      for (int i = 0; i < 3; ++i)
+        ::dup2(fds[i], i);
+      std::vector<char*> argv;
+      for (auto& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+  }
+  ~child() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    ::unlink(out_.c_str());
+    ::unlink(err_.c_str());
+  }
+  child(const child&) = delete;
+  child& operator=(const child&) = delete;
+
+  bool running() {
+    if (pid_ > 0 && ::waitpid(pid_, &status_, WNOHANG) == pid_)
+      pid_ = -1;
+    return pid_ > 0;
+  }
+
+  /// Waits at most `limit`, then kills it (code -1).
+  run_result wait(std::chrono::milliseconds limit) {
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    while (running() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(10ms);
+    run_result res;
+    if (running()) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    } else {
+      res.code = WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
+    }
+    res.out = slurp(out_);
+    res.err = slurp(err_);
+    return res;
+  }
+
+private:
+  std::string out_, err_;
+  pid_t pid_ = -1;
+  int status_ = 0;
+};
+
+run_result run(const std::vector<std::string>& args, std::chrono::milliseconds limit = 60s) {
+  return child{args}.wait(limit);
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in{text};
+  for (std::string line; std::getline(in, line);)
+    out.push_back(line);
+  return out;
+}
+
+// A server, and a client in this process to create topics and produce.
+struct fixture {
+  test::scratch_dir dir;
+  test::server_process server{dir.path + "/logs"};
+  std::string bootstrap = "--bootstrap-server=127.0.0.1:" + std::to_string(server.caf_port());
+  test::client_system client;
+  node_actor node = client.connect(server.caf_port());
+
+  void create_topic(const std::string& name, int32_t partitions) {
+    caf::scoped_actor self{client.sys};
+    self->request(node, 30s, create_topic_atom_v, topic_spec{name, partitions, 1, {}})
+      .receive([](topic_description&) {}, [](caf::error& e) { BOOST_FAIL("create_topic: " << describe(e)); });
+  }
+};
+
+// The "word count" lines after "final counts after N records:".
+std::map<std::string, size_t> final_counts(const std::string& out, size_t records) {
+  std::map<std::string, size_t> counts;
+  auto all = lines(out);
+  auto header = "final counts after " + std::to_string(records) + " records:";
+  auto it = std::find(all.begin(), all.end(), header);
+  BOOST_REQUIRE_MESSAGE(it != all.end(), "no '" << header << "' in: " << out);
+  for (++it; it != all.end(); ++it) {
+    std::istringstream in{*it};
+    std::string word;
+    size_t count = 0;
+    BOOST_REQUIRE_MESSAGE(in >> word >> count, "unexpected line: " << *it);
+    counts[word] = count;
+  }
+  return counts;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(examples)
+
+BOOST_FIXTURE_TEST_CASE(producer_prints_an_offset_per_record, fixture) {
+  create_topic("example", 3);
+  auto res = run({producer_bin, bootstrap, "--topic=example", "--count=25"});
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  std::map<int32_t, std::vector<int64_t>> offsets; // per partition, in send order
+  std::smatch m;
+  static const std::regex sync{R"(send_sync: record 0 \(user-0\) at offset (\d+))"};
+  BOOST_REQUIRE_MESSAGE(std::regex_search(res.out, m, sync), res.out);
+  offsets[client::partition_for_key("user-0", 3)].push_back(std::stoll(m[1]));
+  static const std::regex async{R"(record (\d+) \((user-\d)\) -> partition (\d+), offset (\d+))"};
+  int next = 1;
+  for (auto& line : lines(res.out)) {
+    if (!std::regex_match(line, m, async))
+      continue;
+    BOOST_TEST(std::stoi(m[1]) == next++);
+    auto partition = std::stoi(m[3]);
+    BOOST_TEST(partition == client::partition_for_key(m[2].str(), 3)); // same key, same partition
+    offsets[partition].push_back(std::stoll(m[4]));
+  }
+  BOOST_TEST(next == 25);
+  for (auto& [partition, list] : offsets) // dense from 0, in send order
+    for (size_t i = 0; i < list.size(); ++i)
+      BOOST_TEST(list[i] == static_cast<int64_t>(i), "partition " << partition << " #" << i);
+  BOOST_TEST(res.out.find("sent 25 records to 'example': 25 acknowledged, 0 failed") != std::string::npos);
+}
+
+BOOST_FIXTURE_TEST_CASE(replay_summarizes_what_was_produced, fixture) {
+  create_topic("history", 4);
+  constexpr int n = 500;
+  std::map<int32_t, std::pair<int64_t, int64_t>> expected; // partition -> records, bytes
+  {
+    client::producer p{client.sys, node, client::producer_config{}};
+    std::vector<std::pair<size_t, client::producer::result_future>> futures;
+    for (int i = 0; i < n; ++i) {
+      auto key = "k-" + std::to_string(i % 23);
+      auto value = "record number " + std::to_string(i);
+      futures.emplace_back(key.size() + value.size(), p.send("history", key, value));
+    }
+    BOOST_REQUIRE(!p.flush());
+    for (auto& [bytes, f] : futures) {
+      BOOST_REQUIRE(f.wait_for(60s) == std::future_status::ready);
+      auto md = f.get();
+      BOOST_REQUIRE_MESSAGE(md, (md ? std::string{"ok"} : describe(md.error()))); // evaluated either way
+      expected[md->partition].first += 1;
+      expected[md->partition].second += static_cast<int64_t>(bytes);
+    }
+  }
+  auto res = run({replay_bin, bootstrap, "--topic=history"});
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  int64_t total_bytes = 0;
+  for (int32_t p = 0; p < 4; ++p) {
+    auto [records, bytes] = expected[p];
+    total_bytes += bytes;
+    auto line = "partition " + std::to_string(p) + ": " + std::to_string(records) + " records, "
+                + std::to_string(bytes) + " bytes";
+    BOOST_TEST(res.out.find(line) != std::string::npos, "no '" << line << "' in: " << res.out);
+  }
+  auto total = "total: 500 records, " + std::to_string(total_bytes) + " bytes, 23 distinct keys";
+  BOOST_TEST(res.out.find(total) != std::string::npos, "no '" << total << "' in: " << res.out);
+
+  // An empty topic is done at once; an unknown one is an error.
+  create_topic("empty", 2);
+  auto empty = run({replay_bin, bootstrap, "--topic=empty"});
+  BOOST_TEST(empty.code == 0);
+  BOOST_TEST(empty.out.find("total: 0 records, 0 bytes, 0 distinct keys") != std::string::npos);
+  auto unknown = run({replay_bin, bootstrap, "--topic=nope"});
+  BOOST_TEST(unknown.code == 1);
+  BOOST_TEST(unknown.err.find("UNKNOWN_TOPIC_OR_PARTITION") != std::string::npos);
+}
+
+BOOST_FIXTURE_TEST_CASE(word_count_counts_known_input_from_the_beginning, fixture) {
+  create_topic("lines", 2);
+  const std::vector<std::string> text{"the quick brown fox", "jumps over the lazy dog", "the dog  sleeps"};
+  constexpr size_t n = 30;
+  std::map<std::string, size_t> expected;
+  {
+    client::producer p{client.sys, node, client::producer_config{}};
+    for (size_t i = 0; i < n; ++i) {
+      auto& line = text[i % text.size()];
+      BOOST_REQUIRE(p.send_sync("lines", "line-" + std::to_string(i), line));
+      std::istringstream words{line};
+      for (std::string w; words >> w;)
+        ++expected[w];
+    }
+  }
+  auto res = run({word_count_bin, bootstrap, "--topic=lines", "--from-beginning", "--max-records=30",
+                  "--idle-ms=30000"});
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  BOOST_TEST((final_counts(res.out, n) == expected));
+  BOOST_TEST(expected.at("the") == 30u); // the input is what we think it is
+}
+
+BOOST_FIXTURE_TEST_CASE(word_count_counts_in_real_time, fixture) {
+  create_topic("live", 1);
+  // From the latest offset: only records produced while it runs count. Keep producing
+  // until it has seen five (every record is "ping pong", so the counts are exact).
+  child counter{{word_count_bin, bootstrap, "--topic=live", "--max-records=5", "--idle-ms=60000"}};
+  client::producer p{client.sys, node, client::producer_config{}};
+  for (int i = 0; i < 600 && counter.running(); ++i) {
+    BOOST_REQUIRE(p.send_sync("live", std::nullopt, std::string{"ping pong"}));
+    std::this_thread::sleep_for(100ms);
+  }
+  auto res = counter.wait(30s);
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  BOOST_TEST((final_counts(res.out, 5) == std::map<std::string, size_t>{{"ping", 5}, {"pong", 5}}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
