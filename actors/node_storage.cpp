@@ -29,11 +29,9 @@ status node_storage::open_partition_log(const storage::topic_partition& tp, int6
     if (load[i] < load[dir])
       dir = i;
   // A partition already on disk stays where it is.
-  for (size_t i = 0; i < dirs.size(); ++i) {
-    auto on_disk = dirs[i]->partitions_on_disk();
-    if (on_disk && std::find(on_disk->begin(), on_disk->end(), tp) != on_disk->end())
+  for (size_t i = 0; i < found_at_start.size(); ++i)
+    if (std::binary_search(found_at_start[i].begin(), found_at_start[i].end(), tp))
       dir = i;
-  }
   auto log = dirs[dir]->open_log(tp, log_config_for(tp.topic), now_ms);
   if (!log)
     return log.error();
@@ -58,6 +56,12 @@ result<std::shared_ptr<node_storage>> open_node_storage(const config::server_con
       error_text = "log.dirs '" + path + "': " + dir.error().message();
       return dir.error();
     }
+    auto on_disk = (*dir)->partitions_on_disk(); // sorted
+    if (!on_disk) {
+      error_text = "log.dirs '" + path + "': " + on_disk.error().message();
+      return on_disk.error();
+    }
+    ns->found_at_start.push_back(std::move(*on_disk));
     ns->dirs.push_back(std::move(*dir));
   }
   auto topics = storage::read_topic_registry(ns->registry_path());

@@ -25,6 +25,8 @@ struct node_storage {
 
   config::server_config config;
   std::vector<std::unique_ptr<storage::log_directory>> dirs;
+  /// The partition folders each dir held at start (a partition stays in its dir).
+  std::vector<std::vector<storage::topic_partition>> found_at_start;
   storage::topic_map topics;
   std::map<storage::topic_partition, open_partition> partitions;
 
