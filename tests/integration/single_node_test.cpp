@@ -124,13 +124,26 @@ BOOST_AUTO_TEST_CASE(kill_9_mid_produce_loses_no_acknowledged_record) {
     pc.request_timeout = 2s;
     client::producer p{c.sys, node, pc};
     std::atomic<bool> stop{false};
+    std::atomic<size_t> handed_in{0};
     std::thread writer{[&] {
-      for (size_t i = 0; !stop; i += 1000) {
-        produce(p, "events", i, 1000, sent);
-        std::this_thread::sleep_for(1ms);
+      // At most 5,000 records outstanding, so slow (sanitizer) builds do not time out.
+      for (size_t i = 0; !stop; i += 100) {
+        while (!stop && handed_in - sent->count - sent->failed > 5000)
+          std::this_thread::sleep_for(1ms);
+        produce(p, "events", i, 100, sent);
+        handed_in += 100;
       }
     }};
-    BOOST_REQUIRE(test::wait_until([&] { return sent->count >= 20'000; }, 60s));
+    struct joiner { // joins the writer however this block is left
+      std::atomic<bool>& stop;
+      std::thread& t;
+      ~joiner() {
+        stop = true;
+        if (t.joinable())
+          t.join();
+      }
+    } join_writer{stop, writer};
+    BOOST_REQUIRE(test::wait_until([&] { return sent->count >= 5'000; }, 120s));
     server->kill_hard(); // while records are in flight
     stop = true;
     writer.join();
