@@ -2,13 +2,20 @@
 //
 //   client_bench --bootstrap-server 127.0.0.1:9192 [--records N] [--partitions P]
 //                [--batch-size BYTES] [--rate R] [--latency-seconds S]
+//                [--api bulk|single] [--bulk-size K] [--phases produce,consume,latency]
 //
-// 1. produce: N records of 100 bytes (acks=1) to a new topic with P partitions;
-//    records/s and MB/s from the first send to the last acknowledgement.
+// 1. produce: N records of 100 bytes (acks=1, linger 5 ms), each with its own key
+//    (std::to_string(i)) and its own acknowledgement, to a new topic with P partitions;
+//    records/s and MB/s from the first send to the last acknowledgement. --api bulk (the
+//    default) hands the records over K at a time with producer::send(std::vector, ...),
+//    one bulk_callback call per record; --api single calls send(record, callback) per
+//    record. The line produce_api=... says which one ran.
 // 2. consume: the same N records from offset 0 by consumer actors, one subscription per
-//    partition; records/s and MB/s until the last record arrived.
-// 3. latency: records sent at R records/s for S seconds (linger 0) to a fresh topic and
-//    consumed as they arrive; end-to-end latency (send -> consumer actor) p50/p99/p99.9.
+//    partition, iterating the records as views (client::for_each_record, no copies);
+//    records/s and MB/s until the last record arrived (needs the produce phase).
+// 3. latency: records sent one by one (send(record, callback)) at R records/s for S
+//    seconds (linger 0) to a fresh topic and consumed as they arrive; end-to-end latency
+//    (send -> consumer actor) p50/p99/p99.9.
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -44,6 +51,10 @@ struct options {
   size_t batch_size = 256 * 1024;
   long rate = 10'000;
   long latency_seconds = 10;
+  std::string api = "bulk";
+  size_t bulk_size = 1000;
+  std::string phases = "produce,consume,latency";
+  bool has(const char* phase) const { return phases.find(phase) != std::string::npos; }
 };
 
 [[noreturn]] void fail(const std::string& what) {
@@ -67,9 +78,19 @@ options parse(int argc, char** argv) {
       o.rate = std::stol(v);
     else if (k == "--latency-seconds")
       o.latency_seconds = std::stol(v);
+    else if (k == "--api")
+      o.api = v;
+    else if (k == "--bulk-size")
+      o.bulk_size = std::stoul(v);
+    else if (k == "--phases")
+      o.phases = v;
     else
       fail("unknown option " + k);
   }
+  if (o.api != "bulk" && o.api != "single")
+    fail("--api must be bulk or single");
+  if (o.bulk_size == 0)
+    fail("--bulk-size must be at least 1");
   return o;
 }
 
@@ -96,22 +117,27 @@ caf::actor spawn_sink(caf::actor_system& sys, std::shared_ptr<sink> s) {
   return sys.spawn([s](caf::event_based_actor*) -> caf::behavior {
     return {
       [s](client::consumer_records& recs) {
-        auto rs = client::records(recs);
-        if (s->measure_latency) {
-          auto now = now_ns();
-          std::lock_guard<std::mutex> g{s->mutex};
-          for (auto& r : rs) {
+        auto now = s->measure_latency ? now_ns() : 0;
+        long n = 0, b = 0;
+        std::vector<int64_t> lat;
+        auto err = client::for_each_record(recs, [&](const protocol::record_view& r) {
+          ++n;
+          b += static_cast<long>(r.value ? r.value->size() : 0);
+          if (s->measure_latency) {
             int64_t sent = 0;
             if (r.value && r.value->size() >= sizeof sent)
               std::memcpy(&sent, r.value->data(), sizeof sent);
-            s->latencies_ns.push_back(now - sent);
+            lat.push_back(now - sent);
           }
+        });
+        if (err)
+          fail("consumer: " + describe(err));
+        if (!lat.empty()) {
+          std::lock_guard<std::mutex> g{s->mutex};
+          s->latencies_ns.insert(s->latencies_ns.end(), lat.begin(), lat.end());
         }
-        long b = 0;
-        for (auto& r : rs)
-          b += static_cast<long>(r.value ? r.value->size() : 0);
         s->bytes += b;
-        s->records += static_cast<long>(rs.size());
+        s->records += n;
       },
       [](client::consumer_error& e) { fail("consumer: " + describe(e.error)); },
     };
@@ -150,21 +176,51 @@ int main(int argc, char** argv) {
   const std::string value(100, 'v');
 
   // 1. produce
-  {
+  if (opt.has("produce")) {
     client::producer_config pc;
     pc.batch_size = opt.batch_size;
     pc.linger = std::chrono::milliseconds(5);
     client::producer p{sys, *node, pc};
+    // Every record's acknowledgement is counted (and checked for its offset).
     std::atomic<long> acked{0}, failed{0};
+    auto record = [&](long i) {
+      return client::producer_record{topic, std::to_string(i), value, {}, std::nullopt, std::nullopt};
+    };
     auto t0 = clock_type::now();
-    for (long i = 0; i < opt.records; ++i)
-      p.send(client::producer_record{topic, std::to_string(i), value, {}, std::nullopt, std::nullopt},
-             [&](caf::expected<client::record_metadata> md) { ++(md ? acked : failed); });
+    if (opt.api == "bulk") {
+      std::printf("produce_api=bulk send(std::vector<producer_record>, bulk_callback), %zu records per call\n",
+                  opt.bulk_size);
+      auto on_done = [&](size_t, const caf::expected<client::record_metadata>& md) {
+        if (md && md->offset >= 0)
+          acked.fetch_add(1, std::memory_order_relaxed);
+        else
+          failed.fetch_add(1, std::memory_order_relaxed);
+      };
+      for (long i = 0; i < opt.records;) {
+        std::vector<client::producer_record> recs;
+        auto n = std::min(static_cast<long>(opt.bulk_size), opt.records - i);
+        recs.reserve(static_cast<size_t>(n));
+        for (long j = 0; j < n; ++j, ++i)
+          recs.push_back(record(i));
+        p.send(std::move(recs), on_done);
+      }
+    } else {
+      std::printf("produce_api=single send(producer_record, send_callback) per record\n");
+      for (long i = 0; i < opt.records; ++i)
+        p.send(record(i), [&](caf::expected<client::record_metadata> md) {
+          if (md && md->offset >= 0)
+            acked.fetch_add(1, std::memory_order_relaxed);
+          else
+            failed.fetch_add(1, std::memory_order_relaxed);
+        });
+    }
     if (auto err = p.flush())
       fail("flush: " + describe(err));
     double s = std::chrono::duration<double>(clock_type::now() - t0).count();
     if (failed > 0)
       fail(std::to_string(failed.load()) + " sends failed");
+    if (acked != opt.records)
+      fail(std::to_string(acked.load()) + " of " + std::to_string(opt.records) + " records acknowledged");
     std::printf("produce_records_per_s=%.0f\nproduce_mb_per_s=%.1f\n", static_cast<double>(opt.records) / s,
                 static_cast<double>(opt.records) * 100 / 1e6 / s);
     std::fflush(stdout);
@@ -172,7 +228,7 @@ int main(int argc, char** argv) {
   }
 
   // 2. consume
-  {
+  if (opt.has("produce") && opt.has("consume")) {
     auto s = std::make_shared<sink>();
     auto consumer = spawn_sink(sys, s);
     auto t0 = clock_type::now();
@@ -187,7 +243,7 @@ int main(int argc, char** argv) {
   }
 
   // 3. end-to-end latency at a fixed rate
-  {
+  if (opt.has("latency")) {
     auto latency_topic = topic + "-latency";
     create_topic(sys, *node, latency_topic, 1);
     auto s = std::make_shared<sink>();

@@ -58,9 +58,9 @@ size_t complete_batches_size(const std::vector<char>& batches) {
   return walk_batches(batches, [](const protocol::batch_header&, protocol::bytes_view) { return true; });
 }
 
-caf::expected<std::vector<protocol::decoded_record>> decode_records(const consumer_records& recs,
-                                                                    size_t max_uncompressed) {
-  std::vector<protocol::decoded_record> out;
+caf::error for_each_record(const consumer_records& recs,
+                           const std::function<void(const protocol::record_view&)>& visit,
+                           size_t max_uncompressed) {
   caf::error failure;
   walk_batches(recs.batches, [&](const protocol::batch_header& h, protocol::bytes_view bytes) {
     if (h.next_offset() <= recs.fetch_offset)
@@ -68,14 +68,8 @@ caf::expected<std::vector<protocol::decoded_record>> decode_records(const consum
     if (h.is_control())
       return true;
     auto res = protocol::for_each_record(bytes, max_uncompressed, [&](const protocol::record_view& r) {
-      if (r.offset < recs.fetch_offset)
-        return;
-      std::vector<protocol::record_header> headers;
-      headers.reserve(r.headers.size());
-      for (auto& hv : r.headers)
-        headers.push_back(protocol::record_header{std::string{hv.key}, copy(hv.value)});
-      protocol::decoded_record d{r.offset, r.timestamp, copy(r.key), copy(r.value), std::move(headers)};
-      out.push_back(std::move(d));
+      if (r.offset >= recs.fetch_offset)
+        visit(r);
     });
     if (!res) {
       failure = caf::make_error(protocol::kafka_error::corrupt_message,
@@ -86,8 +80,24 @@ caf::expected<std::vector<protocol::decoded_record>> decode_records(const consum
     }
     return true;
   });
-  if (failure)
-    return failure;
+  return failure;
+}
+
+caf::expected<std::vector<protocol::decoded_record>> decode_records(const consumer_records& recs,
+                                                                    size_t max_uncompressed) {
+  std::vector<protocol::decoded_record> out;
+  auto err = for_each_record(
+    recs,
+    [&](const protocol::record_view& r) {
+      std::vector<protocol::record_header> headers;
+      headers.reserve(r.headers.size());
+      for (auto& hv : r.headers)
+        headers.push_back(protocol::record_header{std::string{hv.key}, copy(hv.value)});
+      out.push_back(protocol::decoded_record{r.offset, r.timestamp, copy(r.key), copy(r.value), std::move(headers)});
+    },
+    max_uncompressed);
+  if (err)
+    return err;
   return out;
 }
 

@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,14 @@ decode_records(const consumer_records& recs, size_t max_uncompressed = default_m
 
 /// The same, throwing std::runtime_error (with the error's description) on corrupt data.
 std::vector<protocol::decoded_record> records(const consumer_records& recs);
+
+/// The same records without copying them: `visit` sees each as a protocol::record_view
+/// whose views point into `recs.batches` (or a decompressed copy) and are valid only
+/// during the call. Returns the error decode_records() would return (records before the
+/// corrupt batch have been visited then). The fastest way to read a fetch result.
+caf::error for_each_record(const consumer_records& recs,
+                           const std::function<void(const protocol::record_view&)>& visit,
+                           size_t max_uncompressed = default_max_uncompressed);
 
 /// Walks the batch headers of a fetch result: the offset after the last complete batch
 /// (the next fetch offset), or nothing if `batches` holds no complete batch (or a header

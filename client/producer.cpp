@@ -12,33 +12,6 @@ caf::error closed_error() {
   return caf::make_error(caf::sec::request_receiver_down, "producer is closed");
 }
 
-// Calls the callback exactly once: with the result, or with an error if the callback is
-// destroyed unused (the producer actor was gone and dropped the message).
-class once_callback {
-public:
-  explicit once_callback(send_callback f) : f_(std::move(f)) {}
-  ~once_callback() {
-    if (f_)
-      f_(caf::make_error(caf::sec::request_receiver_down, "producer stopped before the record was sent"));
-  }
-  once_callback(const once_callback&) = delete;
-  once_callback& operator=(const once_callback&) = delete;
-  void operator()(caf::expected<record_metadata> res) {
-    auto f = std::move(f_);
-    f_ = nullptr;
-    if (f)
-      f(std::move(res));
-  }
-
-private:
-  send_callback f_;
-};
-
-send_callback guarded(send_callback f) {
-  auto holder = std::make_shared<once_callback>(std::move(f));
-  return [holder](caf::expected<record_metadata> res) { (*holder)(std::move(res)); };
-}
-
 producer_record make_record(std::string topic, std::optional<std::string> key, std::optional<std::string> value,
                             std::vector<protocol::record_header> headers, std::optional<int64_t> timestamp) {
   producer_record rec;
@@ -53,11 +26,17 @@ producer_record make_record(std::string topic, std::optional<std::string> key, s
 } // namespace
 
 producer::producer(caf::actor_system& sys, producer_config cfg)
-  : sys_(sys), cfg_(cfg), actor_(spawn_producer(sys, std::move(cfg))) {
+  : sys_(sys),
+    cfg_(cfg),
+    buffer_(std::make_shared<send_buffer>()),
+    actor_(spawn_producer(sys, node_actor{}, std::move(cfg), buffer_)) {
 }
 
 producer::producer(caf::actor_system& sys, node_actor node, producer_config cfg)
-  : sys_(sys), cfg_(cfg), actor_(spawn_producer(sys, std::move(node), std::move(cfg))) {
+  : sys_(sys),
+    cfg_(cfg),
+    buffer_(std::make_shared<send_buffer>()),
+    actor_(spawn_producer(sys, std::move(node), std::move(cfg), buffer_)) {
 }
 
 producer::~producer() {
@@ -65,12 +44,47 @@ producer::~producer() {
 }
 
 void producer::send(producer_record rec, send_callback done) {
-  auto cb = guarded(std::move(done));
+  record_completion cb{std::move(done)};
   if (closed_.load()) {
     cb(closed_error());
     return;
   }
-  caf::anon_send(actor_, send_atom_v, std::move(rec), std::move(cb));
+  switch (buffer_->push(rec, cb)) {
+    case send_buffer::push_result::notify:
+      caf::anon_send(actor_, drain_atom_v);
+      break;
+    case send_buffer::push_result::queued:
+      break;
+    case send_buffer::push_result::closed: // the actor is gone
+      cb(closed_error());
+      break;
+  }
+}
+
+void producer::send(std::vector<producer_record> recs, bulk_callback done) {
+  if (recs.empty())
+    return;
+  auto n = recs.size();
+  auto shared = std::make_shared<const bulk_callback>(std::move(done));
+  auto fail_all = [&] {
+    caf::expected<record_metadata> err{closed_error()};
+    for (size_t i = 0; i < n; ++i)
+      (*shared)(i, err);
+  };
+  if (closed_.load()) {
+    fail_all();
+    return;
+  }
+  switch (buffer_->push(recs, shared)) {
+    case send_buffer::push_result::notify:
+      caf::anon_send(actor_, drain_atom_v);
+      break;
+    case send_buffer::push_result::queued:
+      break;
+    case send_buffer::push_result::closed: // the actor is gone
+      fail_all();
+      break;
+  }
 }
 
 producer::result_future producer::send(producer_record rec) {

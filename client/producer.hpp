@@ -10,8 +10,17 @@
 //   auto offset = p.send_sync("topic", "key", "value");          // blocks
 //   auto fut = p.send("topic", std::nullopt, "value");            // async: a future
 //   p.send({"topic", "k", "v"}, [](caf::expected<record_metadata> md) { ... });
+//   p.send(std::move(records),                                   // many at once
+//          [](size_t i, const caf::expected<record_metadata>& md) { ... });
 //   p.flush();                                                   // blocks
 //   p.close();                                                   // blocks (also ~producer)
+//
+// Hand-over: send() puts records into a buffer shared with the producer actor
+// (send_buffer.hpp) under a mutex; only a send that finds the buffer idle sends the actor
+// a message, which then takes everything queued at once. So a burst of sends costs one
+// message, and a lone record is taken as soon as the actor runs (no added delay). The
+// bulk send() hands over a whole vector under one lock and reports through one callback
+// (bulk_callback): the cheapest way to send many records.
 //
 // Threads: every member may be called from any number of threads at once. Records sent
 // from one thread keep their order per partition. send() never blocks. send_sync(),
@@ -24,6 +33,7 @@
 #include <chrono>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +45,7 @@
 #include "client/producer_actor.hpp"
 #include "client/producer_config.hpp"
 #include "client/record_metadata.hpp"
+#include "client/send_buffer.hpp"
 
 namespace cafka::client {
 
@@ -68,6 +79,11 @@ public:
   /// producer actor's thread; on the calling thread if the producer is already closed).
   void send(producer_record rec, send_callback done);
 
+  /// Hands all of `recs` over at once (in order, as if sent one by one); `done(i, result)`
+  /// is called exactly once per record i (see bulk_callback: on the producer actor's
+  /// thread; on the calling thread if the producer is already closed). Never blocks.
+  void send(std::vector<producer_record> recs, bulk_callback done);
+
   /// Sends and BLOCKS until the record is acknowledged: its offset, or its typed error.
   caf::expected<int64_t> send_sync(producer_record rec);
   caf::expected<int64_t> send_sync(std::string topic, std::optional<std::string> key,
@@ -91,6 +107,7 @@ public:
 private:
   caf::actor_system& sys_;
   producer_config cfg_;
+  std::shared_ptr<send_buffer> buffer_;
   producer_actor actor_;
   std::atomic<bool> closed_{false};
 };

@@ -1,7 +1,10 @@
 #include "client/producer_actor.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "client/node_link.hpp"
 #include "client/partitioner.hpp"
 #include "client/same_actor.hpp"
+#include "client/send_buffer.hpp"
 #include "client/send_queue.hpp"
 
 namespace cafka::client {
@@ -23,9 +27,70 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 
 struct pending_record {
-  send_callback done;
+  record_completion done;
   clock_type::time_point deadline;
+  uint32_t bytes = 0; ///< its share of buffer_memory
+  bool open = false;
 };
+
+/// A flush waiting for the records handed in before it: those of the send buffer up to
+/// buffer_seq (once all of them have tokens, `token` is the first token after them) and
+/// those with tokens below `token`.
+struct flush_wait {
+  uint64_t buffer_seq = 0;
+  std::optional<uint64_t> token;
+  caf::typed_response_promise<bool> rp;
+};
+
+// A deque on one ring of power-of-two size: indexing is a mask, not a walk through
+// deque blocks (completions look records up by token, one by one).
+template <class T>
+class ring {
+public:
+  bool empty() const noexcept { return size_ == 0; }
+  size_t size() const noexcept { return size_; }
+  T& operator[](size_t i) noexcept { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+  T& front() noexcept { return buf_[head_]; }
+  T& back() noexcept { return (*this)[size_ - 1]; }
+  void push_back(T x) {
+    if (size_ == buf_.size())
+      grow();
+    buf_[(head_ + size_) & (buf_.size() - 1)] = std::move(x);
+    ++size_;
+  }
+  void pop_front() {
+    buf_[head_] = T{};
+    head_ = (head_ + 1) & (buf_.size() - 1);
+    --size_;
+  }
+  /// Moves the elements out (in order) and leaves the ring empty.
+  std::vector<T> take_all() {
+    std::vector<T> out;
+    out.reserve(size_);
+    for (size_t i = 0; i < size_; ++i)
+      out.push_back(std::move((*this)[i]));
+    buf_.clear();
+    head_ = size_ = 0;
+    return out;
+  }
+
+private:
+  void grow() {
+    std::vector<T> bigger(std::max<size_t>(64, 2 * buf_.size()));
+    for (size_t i = 0; i < size_; ++i)
+      bigger[i] = std::move((*this)[i]);
+    buf_.swap(bigger);
+    head_ = 0;
+  }
+
+  std::vector<T> buf_;
+  size_t head_ = 0;
+  size_t size_ = 0;
+};
+
+/// How many records of a taken send_buffer are processed per message: the rest waits
+/// behind the produce answers that arrived meanwhile (a drain message to itself).
+constexpr size_t drain_chunk = 2048;
 
 struct queued_record {
   producer_record rec;
@@ -52,10 +117,29 @@ struct producer_state {
   std::optional<sticky_partitioner> sticky;
   std::map<std::string, topic_state> topics;
   std::map<topic_partition, send_queue> queues;
-  std::map<uint64_t, pending_record> pending; ///< token -> completion; deadlines ascend
-  std::deque<std::pair<uint64_t, caf::typed_response_promise<bool>>> flushes; ///< (first token after)
+  /// The records handed in, by token: pending[i] has token pending_base + i. Completed
+  /// entries are closed and dropped once they reach the front, so the front is the
+  /// oldest record not yet answered. Deadlines ascend (last_deadline).
+  ring<pending_record> pending;
+  uint64_t pending_base = 1;
+  clock_type::time_point last_deadline{};
+  /// Bytes of the pending records (bounded by cfg.buffer_memory for the send buffer).
+  size_t pending_bytes = 0;
+  /// Flushes in order; the last `unresolved_flushes` of them have no token yet.
+  std::deque<flush_wait> flushes;
+  size_t unresolved_flushes = 0;
   uint64_t next_token = 1;
   std::optional<clock_type::time_point> wakeup_at;
+  /// The facade's hand-over buffer (null for a plain producer actor) and what was taken
+  /// from it but not processed yet.
+  std::shared_ptr<send_buffer> buffer;
+  std::vector<send_chunk> inbox;
+  size_t inbox_chunk = 0;     ///< the chunk being processed (its `taken` is the next record)
+  uint64_t buffer_handled = 0; ///< records of the send buffer processed so far
+  bool drain_paused = false;   ///< buffer_memory is used up: the inbox waits for room
+  /// The topic of the previous record (topics are never erased: iterators stay valid).
+  std::map<std::string, topic_state>::iterator last_topic;
+  bool has_last_topic = false;
 };
 
 using self_ptr = producer_actor::stateful_pointer<producer_state>;
@@ -66,31 +150,57 @@ int64_t wall_clock_ms() {
 }
 
 void pump(self_ptr self);
+void expire_or_resume_drain(self_ptr self, clock_type::time_point now);
+std::optional<clock_type::time_point> next_buffered_expiry(producer_state& st);
+
+// Flushes whose buffered records all have tokens by now get their token boundary.
+void resolve_flushes(producer_state& st) {
+  while (st.unresolved_flushes > 0) {
+    auto& f = st.flushes[st.flushes.size() - st.unresolved_flushes];
+    if (st.buffer_handled < f.buffer_seq)
+      break;
+    f.token = st.next_token;
+    --st.unresolved_flushes;
+  }
+}
 
 void check_flushes(self_ptr self) {
   auto& st = self->state;
-  while (!st.flushes.empty()
-         && (st.pending.empty() || st.pending.begin()->first >= st.flushes.front().first)) {
-    st.flushes.front().second.deliver(true);
+  resolve_flushes(st);
+  while (!st.flushes.empty() && st.flushes.front().token
+         && (st.pending.empty() || st.pending_base >= *st.flushes.front().token)) {
+    st.flushes.front().rp.deliver(true);
     st.flushes.pop_front();
   }
   st.acc.set_flushing(!st.flushes.empty());
 }
 
-void complete(self_ptr self, uint64_t token, caf::expected<record_metadata> res) {
+pending_record* find_pending(producer_state& st, uint64_t token) {
+  if (token < st.pending_base || token - st.pending_base >= st.pending.size())
+    return nullptr;
+  auto& p = st.pending[token - st.pending_base];
+  return p.open ? &p : nullptr;
+}
+
+void complete(self_ptr self, uint64_t token, const caf::expected<record_metadata>& res) {
   auto& st = self->state;
-  auto it = st.pending.find(token);
-  if (it == st.pending.end())
+  auto* p = find_pending(st, token);
+  if (!p)
     return;
-  auto done = std::move(it->second.done);
-  st.pending.erase(it);
-  if (done)
-    done(std::move(res));
+  auto done = std::move(p->done);
+  p->open = false;
+  st.pending_bytes -= p->bytes;
+  while (!st.pending.empty() && !st.pending.front().open) {
+    st.pending.pop_front();
+    ++st.pending_base;
+  }
+  done(res);
 }
 
 void fail_batch(self_ptr self, const sealed_batch& b, const caf::error& err) {
+  caf::expected<record_metadata> res{err};
   for (auto token : b.tokens)
-    complete(self, token, err);
+    complete(self, token, res);
 }
 
 caf::error timed_out(const caf::error& last) {
@@ -98,6 +208,12 @@ caf::error timed_out(const caf::error& last) {
   if (last)
     text += " (last error: " + describe(last) + ")";
   return caf::make_error(kafka_error::request_timed_out, std::move(text));
+}
+
+caf::error waited_too_long() {
+  return caf::make_error(kafka_error::request_timed_out,
+                         "not acknowledged within delivery_timeout (waited in the send buffer for "
+                         "buffer_memory)");
 }
 
 void arm_wakeup(self_ptr self, clock_type::time_point at) {
@@ -144,17 +260,18 @@ void fail_topic(self_ptr self, const std::string& topic, const caf::error& err) 
   ts.waiting.clear();
   ts.known = false;
   ts.partitions.clear();
+  caf::expected<record_metadata> res{err};
   for (auto& q : waiting)
-    complete(self, q.token, err);
+    complete(self, q.token, res);
   for (auto& [tp, queue] : st.queues)
     if (tp.topic == topic)
       for (auto& b : queue.take_all())
         fail_batch(self, b, err);
 }
 
-// Partitions and accumulates a record; false if nothing changed for the timers (it went
-// into a batch that was already open and is not full).
-bool append(self_ptr self, topic_state& ts, producer_record& rec, uint64_t token) {
+// Partitions and accumulates a record; false if pump() has nothing new to do (the record
+// went into a batch that was already open, or its partition is muted).
+bool append(self_ptr self, topic_state& ts, producer_record& rec, uint64_t token, clock_type::time_point now) {
   auto& st = self->state;
   auto n = static_cast<int32_t>(ts.partitions.size());
   int32_t p = 0;
@@ -174,10 +291,12 @@ bool append(self_ptr self, topic_state& ts, producer_record& rec, uint64_t token
     sticky = true;
   }
   protocol::record r{std::move(rec.key), std::move(rec.value), std::move(rec.headers), *rec.timestamp};
-  auto res = st.acc.append(topic_partition{rec.topic, p}, r, token, clock_type::now());
+  auto res = st.acc.append(rec.topic, p, r, token, now);
   if (sticky && res.batch_closed)
     st.sticky->on_new_batch(rec.topic, p, n);
-  return res.new_batch || res.batch_closed;
+  if (res.muted)
+    return false; // nothing goes out before the partition's answer arrives
+  return res.new_batch || res.batch_closed || !st.flushes.empty() || st.cfg.linger.count() == 0;
 }
 
 void on_metadata(self_ptr self, const std::string& topic, cluster_metadata& md) {
@@ -235,8 +354,9 @@ void on_metadata(self_ptr self, const std::string& topic, cluster_metadata& md) 
   if (ts.known) {
     auto waiting = std::move(ts.waiting);
     ts.waiting.clear();
+    auto now = clock_type::now();
     for (auto& q : waiting)
-      append(self, ts, q.rec, q.token);
+      append(self, ts, q.rec, q.token, now);
   }
   pump(self);
 }
@@ -274,10 +394,14 @@ void send_ready(self_ptr self, const topic_partition& tp, send_queue& q) {
   auto now = clock_type::now();
   while (auto a = q.start_next(st.cfg.max_in_flight, now)) {
     if (st.cfg.acks == 0) {
-      caf::anon_send(part, produce_atom_v, produce_request{0, a->batch->bytes});
+      // Never retried: the bytes go into the request without a copy.
       auto b = q.finish(a->id);
-      for (size_t i = 0; i < b->tokens.size(); ++i)
-        complete(self, b->tokens[i], record_metadata{tp.topic, tp.partition, -1, b->timestamps[i]});
+      caf::anon_send(part, produce_atom_v, produce_request{0, std::move(b->bytes)});
+      caf::expected<record_metadata> md{record_metadata{tp.topic, tp.partition, -1, -1}};
+      for (size_t i = 0; i < b->tokens.size(); ++i) {
+        md->timestamp = b->timestamps[i];
+        complete(self, b->tokens[i], md);
+      }
       continue;
     }
     auto id = a->id;
@@ -294,11 +418,14 @@ void on_produced(self_ptr self, const topic_partition& tp, uint64_t attempt, pro
   auto b = st.queues[tp].finish(attempt);
   if (!b)
     return; // answered after the batch was put back (it is sent again)
+  // One metadata object for the whole batch: bulk callbacks see it by reference.
+  caf::expected<record_metadata> md{record_metadata{tp.topic, tp.partition, -1, -1}};
   for (size_t i = 0; i < b->tokens.size(); ++i) {
-    auto ts = r.log_append_time != -1 ? r.log_append_time : b->timestamps[i];
-    complete(self, b->tokens[i],
-             record_metadata{tp.topic, tp.partition, r.base_offset + static_cast<int64_t>(i), ts});
+    md->offset = r.base_offset + static_cast<int64_t>(i);
+    md->timestamp = r.log_append_time != -1 ? r.log_append_time : b->timestamps[i];
+    complete(self, b->tokens[i], md);
   }
+  st.acc.recycle(std::move(b->bytes));
   pump(self);
 }
 
@@ -328,84 +455,269 @@ void on_produce_error(self_ptr self, const topic_partition& tp, uint64_t attempt
     auto done = q.finish(attempt);
     auto final_err = is_retriable(err) && now >= done->created + st.cfg.delivery_timeout ? timed_out(err) : err;
     fail_batch(self, *done, final_err);
+    st.acc.recycle(std::move(done->bytes));
   }
   pump(self);
 }
 
-// Fails what waited too long: records without metadata, batches not yet sent.
+// Fails what waited too long: records without metadata, batches not yet sent (in the
+// accumulator or in a send queue). Batches in flight are answered or time out with their
+// request.
 void expire(self_ptr self, clock_type::time_point now) {
   auto& st = self->state;
   for (auto& [name, ts] : st.topics) {
     while (!ts.waiting.empty()) {
-      auto it = st.pending.find(ts.waiting.front().token);
-      if (it != st.pending.end() && it->second.deadline > now)
-        break;
       auto token = ts.waiting.front().token;
+      auto* p = find_pending(st, token);
+      if (p && p->deadline > now)
+        break;
       ts.waiting.pop_front();
       complete(self, token, timed_out(ts.last_error));
     }
   }
+  auto cutoff = now - st.cfg.delivery_timeout;
   for (auto& [tp, q] : st.queues)
-    for (auto& b : q.expire(now - st.cfg.delivery_timeout))
+    for (auto& b : q.expire(cutoff))
       fail_batch(self, b, timed_out(st.topics[tp.topic].last_error));
+  for (auto& b : st.acc.expire(cutoff))
+    fail_batch(self, b, timed_out(st.topics[b.tp.topic].last_error));
+}
+
+// When expire() may next have something to do.
+std::optional<clock_type::time_point> next_expiry(producer_state& st) {
+  std::optional<clock_type::time_point> out;
+  auto consider = [&](clock_type::time_point t) {
+    if (!out || t < *out)
+      out = t;
+  };
+  for (auto& [name, ts] : st.topics)
+    if (!ts.waiting.empty()) {
+      auto* p = find_pending(st, ts.waiting.front().token);
+      consider(p ? p->deadline : clock_type::now());
+    }
+  for (auto& [tp, q] : st.queues)
+    if (auto t = q.oldest_waiting())
+      consider(*t + st.cfg.delivery_timeout);
+  if (auto t = st.acc.oldest())
+    consider(*t + st.cfg.delivery_timeout);
+  return out;
+}
+
+void update_mute(producer_state& st, const topic_partition& tp, const send_queue& q) {
+  st.acc.set_muted(tp, !q.accepts(st.cfg.max_in_flight));
 }
 
 void pump(self_ptr self) {
   auto& st = self->state;
   auto now = clock_type::now();
   expire(self, now);
-  for (auto& b : st.acc.drain_ready(now)) {
-    auto& ts = st.topics[b.tp.topic];
-    // The batch the sticky partition was filling is closed: stick to another one.
-    st.sticky->on_new_batch(b.tp.topic, b.tp.partition, static_cast<int32_t>(ts.partitions.size()));
-    auto tp = b.tp;
-    st.queues[tp].push(std::move(b));
-  }
-  for (auto& [tp, q] : st.queues)
+  // Batches that waited (for a backoff, metadata, a free slot) go first; then a partition
+  // may take a new batch only if its queue accepts one (else it stays muted).
+  for (auto& [tp, q] : st.queues) {
     send_ready(self, tp, q);
+    update_mute(st, tp, q);
+  }
+  // One batch per unmuted partition and round, until no partition has a ready batch or
+  // room for it.
+  for (;;) {
+    auto ready = st.acc.drain_ready(now, 1);
+    if (ready.empty())
+      break;
+    for (auto& b : ready) {
+      auto& ts = st.topics[b.tp.topic];
+      // The batch the sticky partition was filling is closed: stick to another one.
+      st.sticky->on_new_batch(b.tp.topic, b.tp.partition, static_cast<int32_t>(ts.partitions.size()));
+      auto tp = b.tp;
+      auto& q = st.queues[tp];
+      q.push(std::move(b));
+      send_ready(self, tp, q);
+      update_mute(st, tp, q);
+    }
+  }
   for (auto& [name, ts] : st.topics)
     maybe_refresh(self, name);
   if (auto due = st.acc.next_deadline())
     arm_wakeup(self, *due);
-  if (!st.pending.empty())
-    arm_wakeup(self, st.pending.begin()->second.deadline);
+  if (auto due = next_expiry(st))
+    arm_wakeup(self, *due);
+  expire_or_resume_drain(self, now);
+  if (auto due = next_buffered_expiry(st))
+    arm_wakeup(self, *due);
   check_flushes(self);
 }
 
-void handle_send(self_ptr self, producer_record& rec, send_callback done) {
+// Takes one record: checks it, gives it a token and accumulates it (or parks it until
+// its topic's metadata arrives). `deadline`: when it times out (delivery_timeout after it
+// was handed in). True if pump() should run.
+bool accept(self_ptr self, producer_record& rec, record_completion& done, clock_type::time_point now,
+            clock_type::time_point deadline, int64_t wall_ms) {
   auto& st = self->state;
+  if (deadline <= now) { // waited in the send buffer for too long
+    done(waited_too_long());
+    return false;
+  }
   if (rec.topic.empty()) {
     done(caf::make_error(kafka_error::invalid_topic_exception, "empty topic name"));
-    return;
+    return false;
   }
   if (!rec.timestamp)
-    rec.timestamp = wall_clock_ms();
+    rec.timestamp = wall_ms;
   auto size = protocol::batch_layout::header_size
               + record_accumulator::record_size(rec.key, rec.value, rec.headers, 0, 0);
   if (size > st.cfg.max_request_size) {
     done(caf::make_error(kafka_error::message_too_large,
                          "record of about " + std::to_string(size) + " bytes exceeds max_request_size "
                            + std::to_string(st.cfg.max_request_size)));
-    return;
+    return false;
   }
   auto token = st.next_token++;
-  st.pending.emplace(token, pending_record{std::move(done), clock_type::now() + st.cfg.delivery_timeout});
-  auto& ts = st.topics[rec.topic];
+  st.last_deadline = std::max(st.last_deadline, deadline); // keeps them ascending
+  auto bytes = static_cast<uint32_t>(std::min<size_t>(size, UINT32_MAX));
+  st.pending.push_back(pending_record{std::move(done), st.last_deadline, bytes, true});
+  st.pending_bytes += bytes;
+  if (!st.has_last_topic || st.last_topic->first != rec.topic) {
+    st.last_topic = st.topics.try_emplace(rec.topic).first;
+    st.has_last_topic = true;
+  }
+  auto& ts = st.last_topic->second;
   if (!ts.known) {
     auto topic = rec.topic;
     ts.waiting.push_back(queued_record{std::move(rec), token});
     want_metadata(self, topic);
-    arm_wakeup(self, st.pending.at(token).deadline);
-    return;
+    arm_wakeup(self, st.pending.back().deadline);
+    return false;
   }
-  // Appending to an open batch changes nothing else: skip the walk over all partitions.
-  if (append(self, ts, rec, token) || !st.flushes.empty() || st.cfg.linger.count() == 0)
+  return append(self, ts, rec, token, now);
+}
+
+void handle_send(self_ptr self, producer_record& rec, record_completion done) {
+  auto now = clock_type::now();
+  if (accept(self, rec, done, now, now + self->state.cfg.delivery_timeout, wall_clock_ms()))
     pump(self);
 }
 
-producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_config cfg) {
+void handle_bulk(self_ptr self, std::vector<producer_record>& recs, bulk_callback& fn) {
+  if (recs.empty())
+    return;
+  auto shared = std::make_shared<const bulk_callback>(std::move(fn));
+  auto now = clock_type::now();
+  auto deadline = now + self->state.cfg.delivery_timeout;
+  auto wall_ms = wall_clock_ms();
+  for (size_t i = 0; i < recs.size(); ++i) {
+    record_completion done{shared, i};
+    if (accept(self, recs[i], done, now, deadline, wall_ms))
+      pump(self);
+  }
+}
+
+bool buffer_full(const producer_state& st) {
+  return st.pending_bytes >= st.cfg.buffer_memory;
+}
+
+void inbox_done_with_chunk(producer_state& st) {
+  st.inbox[st.inbox_chunk] = send_chunk{}; // frees the chunk's records now
+  if (++st.inbox_chunk == st.inbox.size()) {
+    st.inbox.clear(); // keeps the capacity for the next take()
+    st.inbox_chunk = 0;
+  }
+}
+
+// Processes up to `limit` records of the inbox (taken from the send buffer), fewer if
+// buffer_memory runs out; true if pump() should run.
+bool process_inbox(self_ptr self, size_t limit) {
+  auto& st = self->state;
+  auto now = clock_type::now();
+  auto wall_ms = wall_clock_ms();
+  bool need_pump = false;
+  for (size_t n = 0; n < limit && !st.inbox.empty() && !buffer_full(st); ++n) {
+    auto& c = st.inbox[st.inbox_chunk];
+    if (c.taken < c.records.size()) {
+      auto i = c.taken;
+      auto done = c.take_completion();
+      need_pump |= accept(self, c.records[i], done, now, c.handed_in + st.cfg.delivery_timeout, wall_ms);
+      ++st.buffer_handled;
+      if (st.unresolved_flushes > 0)
+        resolve_flushes(st);
+    }
+    if (c.taken >= c.records.size())
+      inbox_done_with_chunk(st);
+  }
+  return need_pump;
+}
+
+// drain_atom: works through the records taken from the send buffer, at most drain_chunk
+// per message (the rest comes after the messages that arrived meanwhile) and only while
+// buffer_memory has room (else it pauses until acknowledgements free some: pump()).
+void handle_drain(self_ptr self) {
+  auto& st = self->state;
+  if (!st.buffer || st.drain_paused)
+    return;
+  if (buffer_full(st)) {
+    st.drain_paused = true;
+    return;
+  }
+  if (st.inbox.empty() && !st.buffer->take(st.inbox))
+    return;
+  if (process_inbox(self, drain_chunk))
+    pump(self);
+  if (!st.inbox.empty()) {
+    if (buffer_full(st))
+      st.drain_paused = true;
+    else
+      self->send(self, drain_atom_v);
+  }
+  check_flushes(self);
+}
+
+// While paused: records that waited in the send buffer for delivery_timeout fail without
+// ever being taken (they hold no buffer_memory); then resumes once there is room again.
+void expire_or_resume_drain(self_ptr self, clock_type::time_point now) {
+  auto& st = self->state;
+  if (!st.drain_paused)
+    return;
+  std::vector<send_chunk> more;
+  if (st.buffer->take(more))
+    for (auto& c : more)
+      st.inbox.push_back(std::move(c));
+  caf::expected<record_metadata> res{waited_too_long()};
+  while (!st.inbox.empty() && st.inbox[st.inbox_chunk].handed_in + st.cfg.delivery_timeout <= now) {
+    auto& c = st.inbox[st.inbox_chunk];
+    while (c.taken < c.records.size()) {
+      auto done = c.take_completion();
+      done(res);
+      ++st.buffer_handled;
+    }
+    inbox_done_with_chunk(st);
+  }
+  if (!buffer_full(st)) {
+    st.drain_paused = false;
+    if (!st.inbox.empty())
+      self->send(self, drain_atom_v);
+  } else if (st.inbox.empty()) {
+    st.drain_paused = false; // nothing waits; take() made the buffer notify again
+  }
+}
+
+// When a paused drain may next have expired records; nothing if not paused.
+std::optional<clock_type::time_point> next_buffered_expiry(producer_state& st) {
+  if (!st.drain_paused || st.inbox.empty())
+    return std::nullopt;
+  return st.inbox[st.inbox_chunk].handed_in + st.cfg.delivery_timeout;
+}
+
+producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_config cfg,
+                                       std::shared_ptr<send_buffer> buffer) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
+  st.buffer = std::move(buffer);
+  if (st.buffer) {
+    // Whatever is still in the buffer when the actor terminates is reported by the
+    // completions' destructors; later pushes are refused.
+    self->attach_functor([buf = st.buffer](const caf::error&) {
+      std::vector<send_chunk> left;
+      buf->close(left);
+    });
+  }
   st.acc = record_accumulator{accumulator_config{st.cfg.batch_size, st.cfg.linger, st.cfg.compression}};
   st.sticky.emplace(st.cfg.partitioner_seed != 0 ? st.cfg.partitioner_seed : std::random_device{}());
   link_options lo;
@@ -434,34 +746,42 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
   self->set_exit_handler([=](caf::exit_msg& msg) {
     auto& st = self->state;
     auto err = caf::make_error(caf::sec::request_receiver_down, "producer stopped before the record was acknowledged");
-    auto pending = std::move(st.pending);
-    st.pending.clear();
-    for (auto& [token, p] : pending)
-      if (p.done)
+    for (auto& p : st.pending.take_all())
+      if (p.open)
         p.done(err);
     for (auto& f : st.flushes)
-      f.second.deliver(false);
+      f.rp.deliver(false);
     st.flushes.clear();
+    st.unresolved_flushes = 0;
     self->quit(msg.reason);
   });
   return {
     [=](send_atom, producer_record& rec) -> caf::result<record_metadata> {
       auto rp = self->make_response_promise<record_metadata>();
-      handle_send(self, rec, [rp](caf::expected<record_metadata> res) mutable {
-        if (res)
-          rp.deliver(std::move(*res));
-        else
-          rp.deliver(std::move(res.error()));
-      });
+      handle_send(self, rec, record_completion{[rp](caf::expected<record_metadata> res) mutable {
+                    if (res)
+                      rp.deliver(std::move(*res));
+                    else
+                      rp.deliver(std::move(res.error()));
+                  }});
       return rp;
     },
-    [=](send_atom, producer_record& rec, send_callback& done) { handle_send(self, rec, std::move(done)); },
+    [=](send_atom, producer_record& rec, send_callback& done) {
+      handle_send(self, rec, record_completion{std::move(done)});
+    },
+    [=](send_atom, std::vector<producer_record>& recs, bulk_callback& done) { handle_bulk(self, recs, done); },
+    [=](drain_atom) { handle_drain(self); },
     [=](caf::flush_atom) -> caf::result<bool> {
       auto& st = self->state;
-      if (st.pending.empty())
+      // Covers the records handed in before: with tokens already, or still in the send
+      // buffer (up to its count now; they get tokens as the drain takes them).
+      auto seq = st.buffer ? st.buffer->pushed() : 0;
+      if (st.pending.empty() && st.buffer_handled >= seq)
         return true;
       auto rp = self->make_response_promise<bool>();
-      st.flushes.emplace_back(st.next_token, rp);
+      st.flushes.push_back(flush_wait{seq, std::nullopt, rp});
+      ++st.unresolved_flushes;
+      resolve_flushes(st);
       st.acc.set_flushing(true);
       pump(self);
       return rp;
@@ -478,13 +798,20 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
 producer_actor spawn_producer(caf::actor_system& sys, producer_config cfg) {
   if (auto err = validate(cfg, true))
     throw std::invalid_argument(describe(err));
-  return sys.spawn(producer, node_actor{}, std::move(cfg));
+  return sys.spawn(producer, node_actor{}, std::move(cfg), std::shared_ptr<send_buffer>{});
 }
 
 producer_actor spawn_producer(caf::actor_system& sys, node_actor node, producer_config cfg) {
   if (auto err = validate(cfg, false))
     throw std::invalid_argument(describe(err));
-  return sys.spawn(producer, std::move(node), std::move(cfg));
+  return sys.spawn(producer, std::move(node), std::move(cfg), std::shared_ptr<send_buffer>{});
+}
+
+producer_actor spawn_producer(caf::actor_system& sys, node_actor node, producer_config cfg,
+                              std::shared_ptr<send_buffer> buffer) {
+  if (auto err = validate(cfg, !node))
+    throw std::invalid_argument(describe(err));
+  return sys.spawn(producer, std::move(node), std::move(cfg), std::move(buffer));
 }
 
 } // namespace cafka::client

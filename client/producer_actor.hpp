@@ -10,7 +10,18 @@
 // full or lingered out is produced straight to the partition actor from the topic's
 // metadata (requested through the node link, node_link.hpp, on first use; unknown topics
 // are created if allowed). At most max_in_flight batches per partition are out at once
-// (send_queue.hpp).
+// (send_queue.hpp). A partition at that limit is muted in the accumulator: its open batch
+// keeps collecting records while the request is out and goes out as one batch when the
+// answer arrives, so with linger 0 batches grow with the load and a record waits about
+// one round trip (Kafka's Sender does the same).
+//
+// Handing records over: one record per message (send_atom, producer_record, ...), a
+// vector per message (send_atom, std::vector<producer_record>, bulk_callback), or, for
+// the producer class, a send_buffer (send_buffer.hpp) that senders fill under a mutex
+// and the actor takes as a whole on drain_atom (one message per burst, processed in
+// chunks so that produce answers are not held up behind a long burst). The actor takes
+// from the send_buffer only while the records it holds (accumulated or unacknowledged)
+// stay below cfg.buffer_memory; the rest waits there (and times out there too).
 //
 // Failures: a retriable error (retry.hpp: timeouts, lost connections, the partition
 // actor's proxy going down, leader_not_available, ...) puts the batch back in its place,
@@ -24,6 +35,9 @@
 // Stopping: send an exit message (the facade's close() does, after flushing); records
 // not acknowledged by then fail with caf::sec::request_receiver_down.
 
+#include <memory>
+#include <vector>
+
 #include <caf/fwd.hpp>
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
@@ -35,12 +49,20 @@
 
 namespace cafka::client {
 
+class send_buffer;
+
 using producer_actor = caf::typed_actor<
   /// Produces a record; answers when it was acknowledged (acks=1) or handed over
   /// (acks=0), or with its typed error.
   caf::replies_to<send_atom, producer_record>::with<record_metadata>,
-  /// The same, reporting through a callback instead (what the producer class uses).
+  /// The same, reporting through a callback instead.
   caf::reacts_to<send_atom, producer_record, send_callback>,
+  /// Produces all records of the vector (in order); the callback is called once per
+  /// record with its index (bulk_callback).
+  caf::reacts_to<send_atom, std::vector<producer_record>, bulk_callback>,
+  /// Takes what is queued in the producer's send_buffer (see spawn_producer below; a
+  /// producer without one ignores it).
+  caf::reacts_to<drain_atom>,
   /// Sends all buffered records at once; answers true when every record handed in
   /// before the flush is acknowledged or failed.
   caf::replies_to<caf::flush_atom>::with<bool>,
@@ -54,5 +76,12 @@ producer_actor spawn_producer(caf::actor_system& sys, producer_config cfg);
 /// Spawns a producer that uses `node` (reconnecting to cfg.bootstrap_servers, or to
 /// where `node`'s connection goes if that is empty).
 producer_actor spawn_producer(caf::actor_system& sys, node_actor node, producer_config cfg);
+
+/// Spawns a producer that also takes records from `buffer` on drain_atom (what the
+/// producer class does). `node` may be null: then cfg.bootstrap_servers is needed. When
+/// the actor terminates it closes `buffer`; records still in it are reported as
+/// caf::sec::request_receiver_down.
+producer_actor spawn_producer(caf::actor_system& sys, node_actor node, producer_config cfg,
+                              std::shared_ptr<send_buffer> buffer);
 
 } // namespace cafka::client

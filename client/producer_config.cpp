@@ -40,6 +40,8 @@ caf::error validate(const producer_config& cfg, bool need_bootstrap) {
     return invalid("max_in_flight must be at least 1");
   if (cfg.max_request_size == 0)
     return invalid("max_request_size must be at least 1");
+  if (cfg.buffer_memory == 0)
+    return invalid("buffer_memory must be at least 1");
   return caf::error{};
 }
 

@@ -41,6 +41,12 @@ struct producer_config {
   size_t max_in_flight = 1;
   /// max.request.size: a single record larger than this fails at once (message_too_large).
   size_t max_request_size = 1048576;
+  /// buffer.memory: how many bytes of records (their estimated encoded size) the producer
+  /// actor holds at most, accumulated or unacknowledged. Beyond it, records handed to the
+  /// producer class wait in its hand-over buffer until acknowledgements free room
+  /// (send() still never blocks: that buffer is not bounded), and their delivery_timeout
+  /// counts from send(). Records sent to the actor in messages are always taken.
+  size_t buffer_memory = 32u << 20;
   /// Whether metadata requests may create unknown topics (the broker's
   /// auto.create.topics.enable decides too).
   bool allow_auto_create_topics = true;

@@ -1,6 +1,7 @@
 #pragma once
 // What a producer is handed (producer_record) and what it answers (record_metadata).
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -48,9 +49,18 @@ typename Inspector::result_type inspect(Inspector& f, record_metadata& x) {
 /// it.
 using send_callback = std::function<void(caf::expected<record_metadata>)>;
 
+/// The callback of a bulk send (producer::send(std::vector<producer_record>, ...)): called
+/// exactly once per record with the record's index in the vector and its metadata or
+/// typed error; records of different partitions may complete in any order. Runs where a
+/// send_callback runs. `result` is only valid during the call (one object is reused for
+/// the records of a batch, which is what makes a bulk send cheap): copy what you keep.
+using bulk_callback = std::function<void(size_t index, const caf::expected<record_metadata>& result)>;
+
 } // namespace cafka::client
 
-// Both only ever travel to the local producer actor (std::optional and std::function
+// These only ever travel to the local producer actor (std::optional and std::function
 // have no CAF serialization in 0.17), so they are allowed as unsafe message types.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::client::producer_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::client::send_callback)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<cafka::client::producer_record>)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::client::bulk_callback)

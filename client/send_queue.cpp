@@ -57,11 +57,22 @@ void send_queue::retry_all(steady_time not_before) {
 
 std::vector<sealed_batch> send_queue::expire(steady_time cutoff) {
   std::vector<sealed_batch> out;
+  auto old = [&](const sealed_batch& b) { return b.created < cutoff; };
+  if (std::none_of(waiting_.begin(), waiting_.end(), old))
+    return out; // the usual case: no allocation
   auto keep = std::stable_partition(waiting_.begin(), waiting_.end(),
                                     [&](const sealed_batch& b) { return b.created >= cutoff; });
   for (auto it = keep; it != waiting_.end(); ++it)
     out.push_back(std::move(*it));
   waiting_.erase(keep, waiting_.end());
+  return out;
+}
+
+std::optional<steady_time> send_queue::oldest_waiting() const {
+  std::optional<steady_time> out;
+  for (auto& b : waiting_)
+    if (!out || b.created < *out)
+      out = b.created;
   return out;
 }
 

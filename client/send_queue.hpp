@@ -4,6 +4,9 @@
 // line at their old place (so that with max_in_flight 1 the partition's order is kept
 // across retries), and a backoff before the next attempt.
 //
+// The producer mutes the partition in the accumulator while !accepts(max_in_flight): a
+// new batch would only wait here, so it stays open there and keeps collecting records.
+//
 // Every attempt gets a unique id; an answer for an attempt that is no longer current
 // (its batch was already put back after a lost connection) is recognised and dropped.
 // Pure logic: no actors, no clocks (time is passed in). Not thread-safe.
@@ -50,8 +53,19 @@ public:
   /// Removes the waiting batches created before `cutoff` (delivery timeout).
   std::vector<sealed_batch> expire(steady_time cutoff);
 
+  /// When the oldest waiting batch was created (what expire() looks at); nothing if no
+  /// batch waits.
+  std::optional<steady_time> oldest_waiting() const;
+
   /// Removes everything, waiting and in flight.
   std::vector<sealed_batch> take_all();
+
+  /// Whether a new batch could be sent at once: nothing waits (for a backoff, metadata,
+  /// or a free slot) and fewer than `max_in_flight` are out. If not, the partition is
+  /// muted in the accumulator.
+  bool accepts(size_t max_in_flight) const noexcept {
+    return waiting_.empty() && in_flight_.size() < max_in_flight;
+  }
 
   size_t waiting() const noexcept { return waiting_.size(); }
   size_t in_flight() const noexcept { return in_flight_.size(); }

@@ -149,6 +149,144 @@ BOOST_AUTO_TEST_CASE(lz4_batches_decode_to_the_same_records) {
   BOOST_TEST(all[0].timestamps[42] == 5042);
 }
 
+BOOST_AUTO_TEST_CASE(a_muted_partition_keeps_collecting_into_its_open_batch) {
+  // linger 0: a batch is ready as soon as it has a record, unless its partition is muted.
+  record_accumulator acc{{16384, 0ms, protocol::compression_codec::none}};
+  storage::topic_partition tp{"t", 0};
+  acc.append(tp, rec("k", "a"), 1, t0);
+  auto first = acc.drain_ready(t0);
+  BOOST_REQUIRE(first.size() == 1u);
+  BOOST_TEST((first[0].tokens == std::vector<uint64_t>{1}));
+  acc.set_muted(tp, true); // its request is out
+  BOOST_TEST(acc.muted(tp));
+  auto r = acc.append(tp, rec("k", "b"), 2, t0 + 1ms);
+  BOOST_TEST(r.new_batch);
+  BOOST_TEST(r.muted);
+  r = acc.append(tp, rec("k", "c"), 3, t0 + 2ms);
+  BOOST_TEST(!r.new_batch); // joins the open batch
+  BOOST_TEST(acc.drain_ready(t0 + 10ms).empty());
+  BOOST_TEST(!acc.next_deadline()); // no wakeup for a muted partition
+  BOOST_TEST(acc.batch_count() == 1u);
+  acc.set_muted(tp, false); // the answer arrived
+  BOOST_TEST(!acc.muted(tp));
+  auto second = acc.drain_ready(t0 + 10ms);
+  BOOST_REQUIRE(second.size() == 1u);
+  BOOST_TEST((second[0].tokens == std::vector<uint64_t>{2, 3}));
+  auto recs = decode(second[0]);
+  BOOST_REQUIRE(recs.size() == 2u);
+  BOOST_TEST(*recs[0].value == "b");
+  BOOST_TEST(*recs[1].value == "c");
+  BOOST_TEST(second[0].sequence > first[0].sequence);
+  BOOST_TEST(acc.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_muted_partition_fills_batches_up_to_batch_size_in_order) {
+  std::string value(50, 'x');
+  auto one = record_accumulator::record_size(rec("key", value), 0, 1000);
+  record_accumulator acc{{protocol::batch_layout::header_size + 2 * one, 0ms, protocol::compression_codec::none}};
+  storage::topic_partition tp{"t", 0};
+  acc.set_muted(tp, true);
+  for (uint64_t token = 1; token <= 5; ++token)
+    acc.append(tp, rec("key", value), token, t0);
+  BOOST_TEST(acc.batch_count() == 3u); // two full ones and an open one
+  BOOST_TEST(acc.drain_ready(t0).empty());
+  acc.set_muted(tp, false);
+  // One batch per partition and call, oldest first.
+  auto a = acc.drain_ready(t0, 1);
+  auto b = acc.drain_ready(t0, 1);
+  auto c = acc.drain_ready(t0, 1);
+  BOOST_REQUIRE((a.size() == 1u && b.size() == 1u && c.size() == 1u));
+  BOOST_TEST((a[0].tokens == std::vector<uint64_t>{1, 2}));
+  BOOST_TEST((b[0].tokens == std::vector<uint64_t>{3, 4}));
+  BOOST_TEST((c[0].tokens == std::vector<uint64_t>{5}));
+  BOOST_TEST(a[0].sequence < b[0].sequence);
+  BOOST_TEST(b[0].sequence < c[0].sequence);
+  BOOST_TEST(acc.drain_ready(t0, 1).empty());
+}
+
+BOOST_AUTO_TEST_CASE(muting_is_per_partition) {
+  record_accumulator acc{{16384, 5ms, protocol::compression_codec::none}};
+  storage::topic_partition muted{"t", 0}, free{"t", 1}, other{"u", 0};
+  acc.set_muted(muted, true);
+  acc.append(muted, rec("a", "1"), 1, t0);
+  acc.append(free, rec("b", "2"), 2, t0 + 1ms);
+  acc.append(other, rec("c", "3"), 3, t0 + 2ms);
+  BOOST_TEST(!acc.muted(free));
+  BOOST_TEST(!acc.muted(storage::topic_partition{"never-seen", 7}));
+  BOOST_TEST((acc.next_deadline() == t0 + 6ms)); // the muted partition's t0 + 5ms does not count
+  auto ready = acc.drain_ready(t0 + 10ms);
+  BOOST_REQUIRE(ready.size() == 2u);
+  BOOST_TEST((ready[0].tp == free));
+  BOOST_TEST((ready[1].tp == other));
+  acc.set_flushing(true); // flushing does not override muting either
+  BOOST_TEST(acc.drain_ready(t0 + 10ms).empty());
+  acc.set_muted(muted, false);
+  BOOST_TEST(acc.drain_ready(t0 + 10ms).size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(expire_reaches_muted_partitions_without_building_bytes) {
+  // Room for one record per batch: each append closes its batch.
+  auto one = record_accumulator::record_size(rec("k", "v"), 0, 1000);
+  record_accumulator acc{{protocol::batch_layout::header_size + one, 0ms, protocol::compression_codec::none}};
+  storage::topic_partition tp{"t", 0};
+  acc.set_muted(tp, true);
+  acc.append(tp, rec("k", "v"), 1, t0);
+  acc.append(tp, rec("k", "v"), 2, t0 + 1s);
+  BOOST_TEST(acc.batch_count() == 2u);
+  BOOST_TEST((acc.oldest() == t0));
+  BOOST_TEST(acc.expire(t0).empty()); // created at t0 is not before t0
+  auto old = acc.expire(t0 + 1ms);
+  BOOST_REQUIRE(old.size() == 1u);
+  BOOST_TEST((old[0].tokens == std::vector<uint64_t>{1}));
+  BOOST_TEST(old[0].bytes.empty()); // never sent: not built
+  BOOST_TEST(acc.batch_count() == 1u);
+  BOOST_TEST((acc.oldest() == t0 + 1s));
+  BOOST_TEST(acc.expire(t0 + 2s).size() == 1u);
+  BOOST_TEST(acc.empty());
+  BOOST_TEST(!acc.oldest());
+}
+
+BOOST_AUTO_TEST_CASE(batches_are_byte_for_byte_what_the_batch_builder_makes) {
+  for (auto codec : {protocol::compression_codec::none, protocol::compression_codec::lz4}) {
+    record_accumulator acc{{1 << 20, 1h, codec}};
+    std::vector<protocol::record> recs;
+    for (int i = 0; i < 50; ++i) {
+      protocol::record r;
+      if (i % 3 != 0)
+        r.key = "key-" + std::to_string(i);
+      if (i % 7 != 0)
+        r.value = std::string(static_cast<size_t>(i * 5), static_cast<char>('a' + i % 26));
+      if (i % 4 == 0)
+        r.headers = {{"h", std::string("v")}, {"nil", std::nullopt}};
+      r.timestamp = 1700000000000 + (i % 5 == 0 ? -i : i * 3); // not monotonic
+      recs.push_back(r);
+      acc.append({"t", 0}, r, static_cast<uint64_t>(i), t0);
+    }
+    auto all = acc.drain_all();
+    BOOST_REQUIRE(all.size() == 1u);
+    BOOST_TEST((all[0].bytes == protocol::build_batch(recs, codec)));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(recycled_buffers_are_reused_for_correct_batches) {
+  record_accumulator acc{{4096, 0ms, protocol::compression_codec::none}};
+  storage::topic_partition tp{"t", 0};
+  for (int round = 0; round < 5; ++round) {
+    std::vector<protocol::record> recs;
+    for (int i = 0; i < 10; ++i) {
+      recs.push_back(rec("k" + std::to_string(round), std::string(static_cast<size_t>(10 + round), 'r'), 1000 + i));
+      acc.append(tp, recs.back(), static_cast<uint64_t>(i), t0);
+    }
+    auto ready = acc.drain_ready(t0);
+    BOOST_REQUIRE(ready.size() == 1u);
+    BOOST_TEST((ready[0].bytes == protocol::build_batch(recs)));
+    acc.recycle(std::move(ready[0].bytes)); // the next round writes into this buffer
+  }
+  acc.recycle(std::vector<char>(3)); // too small to keep: ignored
+  acc.append(tp, rec("k", "v"), 1, t0);
+  BOOST_TEST(acc.drain_ready(t0).size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(other_codecs_are_rejected) {
   BOOST_CHECK_THROW((record_accumulator{{100, 1ms, protocol::compression_codec::gzip}}), std::invalid_argument);
 }

@@ -96,4 +96,38 @@ BOOST_AUTO_TEST_CASE(expire_removes_old_waiting_batches) {
   BOOST_TEST(q.idle());
 }
 
+BOOST_AUTO_TEST_CASE(accepts_tells_whether_the_partition_must_be_muted) {
+  send_queue q;
+  BOOST_TEST(q.accepts(1)); // idle
+  q.push(batch(1));
+  BOOST_TEST(!q.accepts(1)); // a batch waits (even before it is started)
+  auto a = q.start_next(1, t0);
+  BOOST_REQUIRE(a);
+  BOOST_TEST(!q.accepts(1)); // the in-flight limit is reached: mute
+  BOOST_TEST(q.accepts(2));  // a second slot would be free
+  BOOST_TEST(q.retry(a->id, t0 + 100ms));
+  BOOST_TEST(q.in_flight() == 0u);
+  BOOST_TEST(!q.accepts(1)); // backing off with a batch waiting: still muted
+  auto b = q.start_next(1, t0 + 100ms);
+  BOOST_REQUIRE(b);
+  BOOST_TEST(q.finish(b->id).has_value());
+  BOOST_TEST(q.accepts(1)); // the answer arrived: unmute
+}
+
+BOOST_AUTO_TEST_CASE(oldest_waiting_and_expire_without_old_batches) {
+  send_queue q;
+  BOOST_TEST(!q.oldest_waiting());
+  q.push(batch(1, t0 + 2s));
+  q.push(batch(2, t0 + 3s));
+  BOOST_TEST((q.oldest_waiting() == t0 + 2s));
+  BOOST_TEST(q.expire(t0 + 1s).empty());
+  BOOST_TEST(q.waiting() == 2u);
+  auto a = q.start_next(1, t0 + 3s); // in flight: not waiting, never expired here
+  BOOST_REQUIRE(a);
+  BOOST_TEST((q.oldest_waiting() == t0 + 3s));
+  BOOST_TEST(q.expire(t0 + 10s).size() == 1u);
+  BOOST_TEST(!q.oldest_waiting());
+  BOOST_TEST(q.in_flight() == 1u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
