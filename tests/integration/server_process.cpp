@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@ server_process::server_process(std::string log_dir, std::vector<std::string> ove
   }
   pid_ = ::fork();
   if (pid_ == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL); // a test process that dies takes its server along
     ::dup2(out, 1);
     ::dup2(out, 2);
     std::vector<char*> argv;
