@@ -26,6 +26,7 @@
 #include "client/partitioner.hpp"
 #include "client/producer.hpp"
 #include "tests/integration/native_client.hpp"
+#include "tests/integration/child_process.hpp"
 #include "tests/integration/server_process.hpp"
 
 using namespace cafka;
@@ -37,95 +38,13 @@ const std::string producer_bin = CAFKA_BINARY_DIR "/bin/cafka-example-producer";
 const std::string word_count_bin = CAFKA_BINARY_DIR "/bin/cafka-example-word-count";
 const std::string replay_bin = CAFKA_BINARY_DIR "/bin/cafka-example-replay";
 
-struct run_result {
-  int code = -1; ///< exit code; -1 when it had to be killed
-  std::string out;
-  std::string err;
-};
+using test::child;
+using test::lines;
+using test::run_result;
 
-std::string temp_file() {
-  char tmpl[] = "/tmp/cafka-examples-XXXXXX";
-  int fd = ::mkstemp(tmpl);
-  if (fd < 0)
-    throw std::runtime_error("mkstemp failed");
-  ::close(fd);
-  return tmpl;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in{path};
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// A child process with stdin from /dev/null and stdout/stderr in files; killed by the
-// destructor if it still runs.
-class child {
-public:
-  explicit child(const std::vector<std::string>& args) : out_(temp_file()), err_(temp_file()) {
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int fds[] = {::open("/dev/null", O_RDONLY), ::open(out_.c_str(), O_WRONLY), ::open(err_.c_str(), O_WRONLY)};
-      for (int i = 0; i < 3; ++i)
-        ::dup2(fds[i], i);
-      std::vector<char*> argv;
-      for (auto& a : args)
-        argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-  }
-  ~child() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    ::unlink(out_.c_str());
-    ::unlink(err_.c_str());
-  }
-  child(const child&) = delete;
-  child& operator=(const child&) = delete;
-
-  bool running() {
-    if (pid_ > 0 && ::waitpid(pid_, &status_, WNOHANG) == pid_)
-      pid_ = -1;
-    return pid_ > 0;
-  }
-
-  /// Waits at most `limit`, then kills it (code -1).
-  run_result wait(std::chrono::milliseconds limit) {
-    auto deadline = std::chrono::steady_clock::now() + limit;
-    while (running() && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(10ms);
-    run_result res;
-    if (running()) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-      pid_ = -1;
-    } else {
-      res.code = WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
-    }
-    res.out = slurp(out_);
-    res.err = slurp(err_);
-    return res;
-  }
-
-private:
-  std::string out_, err_;
-  pid_t pid_ = -1;
-  int status_ = 0;
-};
-
+// Examples take no input.
 run_result run(const std::vector<std::string>& args, std::chrono::milliseconds limit = 60s) {
-  return child{args}.wait(limit);
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in{text};
-  for (std::string line; std::getline(in, line);)
-    out.push_back(line);
-  return out;
+  return test::run(args, "", limit);
 }
 
 // A server, and a client in this process to create topics and produce.

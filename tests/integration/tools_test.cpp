@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "client/partitioner.hpp"
+#include "tests/integration/child_process.hpp"
 #include "tests/integration/server_process.hpp"
 
 using namespace std::chrono_literals;
@@ -35,74 +36,9 @@ const std::string topics_bin = CAFKA_BINARY_DIR "/bin/cafka-topics";
 const std::string producer_bin = CAFKA_BINARY_DIR "/bin/cafka-console-producer";
 const std::string consumer_bin = CAFKA_BINARY_DIR "/bin/cafka-console-consumer";
 
-struct run_result {
-  int code = -1; ///< exit code; -1 when it had to be killed
-  std::string out;
-  std::string err;
-};
-
-std::string temp_file(const std::string& content = "") {
-  char tmpl[] = "/tmp/cafka-tools-XXXXXX";
-  int fd = ::mkstemp(tmpl);
-  if (fd < 0)
-    throw std::runtime_error("mkstemp failed");
-  if (!content.empty() && ::write(fd, content.data(), content.size()) != static_cast<ssize_t>(content.size()))
-    throw std::runtime_error("write failed");
-  ::close(fd);
-  return tmpl;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in{path};
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Runs `args` with `input` on stdin; stdout and stderr go to files (no pipe can fill
-// up). Waits at most `limit`, then kills the child (code -1).
-run_result run(const std::vector<std::string>& args, const std::string& input = "",
-               std::chrono::milliseconds limit = 60s) {
-  auto in = temp_file(input), out = temp_file(), err = temp_file();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int fds[] = {::open(in.c_str(), O_RDONLY), ::open(out.c_str(), O_WRONLY), ::open(err.c_str(), O_WRONLY)};
-    for (int i = 0; i < 3; ++i)
-      ::dup2(fds[i], i);
-    std::vector<char*> argv;
-    for (auto& a : args)
-      argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  run_result res;
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  int status = 0;
-  for (;;) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) {
-      res.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      break;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(10ms);
-  }
-  res.out = slurp(out);
-  res.err = slurp(err);
-  for (auto& f : {in, out, err})
-    ::unlink(f.c_str());
-  return res;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in{text};
-  for (std::string line; std::getline(in, line);)
-    out.push_back(line);
-  return out;
-}
+using cafka::test::lines;
+using cafka::test::run;
+using cafka::test::run_result;
 
 size_t count_lines(const std::string& text) {
   return lines(text).size();
