@@ -30,6 +30,26 @@ const char* to_string(kafka_error e) noexcept {
     case kafka_error::topic_deletion_disabled: return "TOPIC_DELETION_DISABLED";
     case kafka_error::unsupported_compression_type: return "UNSUPPORTED_COMPRESSION_TYPE";
     case kafka_error::invalid_record: return "INVALID_RECORD";
+    case kafka_error::offset_metadata_too_large: return "OFFSET_METADATA_TOO_LARGE";
+    case kafka_error::coordinator_load_in_progress: return "COORDINATOR_LOAD_IN_PROGRESS";
+    case kafka_error::not_enough_replicas: return "NOT_ENOUGH_REPLICAS";
+    case kafka_error::not_enough_replicas_after_append: return "NOT_ENOUGH_REPLICAS_AFTER_APPEND";
+    case kafka_error::illegal_generation: return "ILLEGAL_GENERATION";
+    case kafka_error::inconsistent_group_protocol: return "INCONSISTENT_GROUP_PROTOCOL";
+    case kafka_error::invalid_group_id: return "INVALID_GROUP_ID";
+    case kafka_error::unknown_member_id: return "UNKNOWN_MEMBER_ID";
+    case kafka_error::invalid_session_timeout: return "INVALID_SESSION_TIMEOUT";
+    case kafka_error::rebalance_in_progress: return "REBALANCE_IN_PROGRESS";
+    case kafka_error::invalid_commit_offset_size: return "INVALID_COMMIT_OFFSET_SIZE";
+    case kafka_error::invalid_timestamp: return "INVALID_TIMESTAMP";
+    case kafka_error::invalid_replica_assignment: return "INVALID_REPLICA_ASSIGNMENT";
+    case kafka_error::unsupported_for_message_format: return "UNSUPPORTED_FOR_MESSAGE_FORMAT";
+    case kafka_error::out_of_order_sequence_number: return "OUT_OF_ORDER_SEQUENCE_NUMBER";
+    case kafka_error::duplicate_sequence_number: return "DUPLICATE_SEQUENCE_NUMBER";
+    case kafka_error::invalid_producer_epoch: return "INVALID_PRODUCER_EPOCH";
+    case kafka_error::unknown_producer_id: return "UNKNOWN_PRODUCER_ID";
+    case kafka_error::member_id_required: return "MEMBER_ID_REQUIRED";
+    case kafka_error::fenced_instance_id: return "FENCED_INSTANCE_ID";
     case kafka_error::unknown_server_error: return "UNKNOWN_SERVER_ERROR";
   }
   return "UNKNOWN_SERVER_ERROR";
