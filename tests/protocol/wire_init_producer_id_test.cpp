@@ -1,0 +1,105 @@
+// InitProducerId v0-v1 against the byte layouts of protocol/wire/init_producer_id.hpp
+// and kafka-wire-notes.md §2f (v1 is v0 on the wire).
+#include <boost/test/unit_test.hpp>
+
+#include "protocol/wire/api_keys.hpp"
+#include "protocol/wire/init_producer_id.hpp"
+#include "test_support.hpp"
+#include "wire_samples.hpp"
+
+using namespace cafka::wire;
+using cafka::protocol::errc;
+using cafka::protocol::test::err;
+using cafka::protocol::test::from_hex;
+using cafka::protocol::test::to_hex;
+using cafka::protocol::test::view;
+
+namespace {
+
+std::vector<cafka::wire::test::wire_sample> init_producer_id_samples() {
+  std::vector<cafka::wire::test::wire_sample> out;
+  for (auto& s : cafka::wire::test::admin_request_samples())
+    if (s.api_key == static_cast<int16_t>(api_key::init_producer_id))
+      out.push_back(s);
+  return out;
+}
+
+std::string encoded_hex(const init_producer_id_response& resp, int16_t version) {
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_init_producer_id_response(resp, version, w);
+  return to_hex(view(out));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(wire_init_producer_id)
+
+BOOST_AUTO_TEST_CASE(decodes_v0_transactional_request) {
+  auto body = from_hex("0003 747831 0000ea60"); // "tx1", 60000 ms
+  auto req = decode_init_producer_id_request(view(body), 0);
+  BOOST_REQUIRE(req);
+  BOOST_REQUIRE(req->transactional_id.has_value());
+  BOOST_TEST(*req->transactional_id == "tx1");
+  BOOST_TEST(req->transaction_timeout_ms == 60000);
+}
+
+BOOST_AUTO_TEST_CASE(decodes_v1_idempotent_request_like_librdkafka) {
+  auto body = from_hex("ffff ffffffff"); // null id, timeout -1
+  auto req = decode_init_producer_id_request(view(body), 1);
+  BOOST_REQUIRE(req);
+  BOOST_TEST(!req->transactional_id.has_value());
+  BOOST_TEST(req->transaction_timeout_ms == -1);
+}
+
+BOOST_AUTO_TEST_CASE(ignores_trailing_bytes) {
+  auto body = from_hex("ffff 0000ea60 00"); // kafkajs: null id, 60000 ms
+  auto req = decode_init_producer_id_request(view(body), 1);
+  BOOST_REQUIRE(req);
+  BOOST_TEST(!req->transactional_id.has_value());
+  BOOST_TEST(req->transaction_timeout_ms == 60000);
+}
+
+BOOST_AUTO_TEST_CASE(hostile_id_length_fails) {
+  auto body = from_hex("7fff 7478 0000ea60");
+  auto req = decode_init_producer_id_request(view(body), 0);
+  BOOST_REQUIRE(!req);
+  BOOST_TEST(req.error() == err(errc::truncated));
+}
+
+BOOST_AUTO_TEST_CASE(samples_cover_every_version_and_decode) {
+  auto samples = init_producer_id_samples();
+  BOOST_REQUIRE_EQUAL(samples.size(), 2u);
+  for (int16_t v = 0; v <= 1; ++v) {
+    BOOST_TEST_CONTEXT("version " << v) {
+      BOOST_TEST(samples[v].version == v);
+      BOOST_TEST(decode_init_producer_id_request(view(samples[v].body), v).has_value());
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_truncation_of_a_sample_fails) {
+  for (auto& s : init_producer_id_samples()) {
+    for (size_t n = 0; n < s.body.size(); ++n) {
+      BOOST_TEST_CONTEXT("version " << s.version << ", " << n << " bytes") {
+        BOOST_TEST(!decode_init_producer_id_request({s.body.data(), n}, s.version));
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(encodes_v0_and_v1_response) {
+  init_producer_id_response resp{3, 0, 4242, 0};
+  auto expected = to_hex(view(from_hex("00000003 0000 0000000000001092 0000")));
+  BOOST_TEST(encoded_hex(resp, 0) == expected);
+  BOOST_TEST(encoded_hex(resp, 1) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(encodes_an_error_with_no_producer) {
+  init_producer_id_response resp;
+  resp.error_code = 15; // COORDINATOR_NOT_AVAILABLE
+  BOOST_TEST(encoded_hex(resp, 1) ==
+             to_hex(view(from_hex("00000000 000f ffffffffffffffff ffff"))));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,102 @@
+// Valid request bodies for Metadata v0-6, CreateTopics v0-4, DeleteTopics v0-3 and
+// InitProducerId v0-1, one per version, written field by field with byte_writer (the
+// codec tests check the same layouts against hand-written hex).
+#include <initializer_list>
+#include <string>
+
+#include "protocol/wire/api_keys.hpp"
+#include "protocol/wire/primitives.hpp"
+#include "wire_samples.hpp"
+
+namespace cafka::wire::test {
+
+namespace {
+
+int16_t key(api_key k) { return static_cast<int16_t>(k); }
+
+void write_strings(byte_writer& w, std::initializer_list<const char*> names) {
+  w.write_i32(static_cast<int32_t>(names.size()));
+  for (auto name : names)
+    w.write_string(name);
+}
+
+std::vector<char> metadata_body(int16_t version) {
+  std::vector<char> out;
+  byte_writer w{out};
+  if (version == 0)
+    write_strings(w, {"orders", "payments"});
+  else
+    write_strings(w, {"orders", "payments", "audit-log"});
+  if (version >= 4)
+    w.write_i8(version == 4 ? 0 : 1); // allow_auto_topic_creation, both values seen
+  return out;
+}
+
+// Two topics: one with explicit counts and configs (one with a null value), one with
+// broker defaults (-1) and a manual replica assignment.
+std::vector<char> create_topics_body(int16_t version) {
+  std::vector<char> out;
+  byte_writer w{out};
+  w.write_i32(2);
+  w.write_string("orders");
+  w.write_i32(3);
+  w.write_i16(1);
+  w.write_i32(0); // assignments
+  w.write_i32(2); // configs
+  w.write_string("cleanup.policy");
+  w.write_nullable_string(bytes_view{"compact"});
+  w.write_string("retention.ms");
+  w.write_nullable_string(std::nullopt);
+  w.write_string("payments");
+  w.write_i32(-1);
+  w.write_i16(-1);
+  w.write_i32(2); // assignments
+  w.write_i32(0);
+  write_int32_array(w, {1});
+  w.write_i32(1);
+  write_int32_array(w, {1, 2});
+  w.write_i32(0); // configs
+  w.write_i32(30000);
+  if (version >= 1)
+    w.write_i8(version % 2); // validate_only, both values seen
+  return out;
+}
+
+std::vector<char> delete_topics_body(int16_t version) {
+  std::vector<char> out;
+  byte_writer w{out};
+  write_strings(w, {"orders", "payments"});
+  w.write_i32(5000 + version);
+  return out;
+}
+
+// v0: a transactional producer; v1: an idempotent-only one (null id, librdkafka's -1).
+std::vector<char> init_producer_id_body(int16_t version) {
+  std::vector<char> out;
+  byte_writer w{out};
+  if (version == 0) {
+    w.write_nullable_string(bytes_view{"txn-orders"});
+    w.write_i32(60000);
+  } else {
+    w.write_nullable_string(std::nullopt);
+    w.write_i32(-1);
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<wire_sample> admin_request_samples() {
+  std::vector<wire_sample> out;
+  for (int16_t v = 0; v <= 6; ++v)
+    out.push_back({key(api_key::metadata), v, metadata_body(v)});
+  for (int16_t v = 0; v <= 4; ++v)
+    out.push_back({key(api_key::create_topics), v, create_topics_body(v)});
+  for (int16_t v = 0; v <= 3; ++v)
+    out.push_back({key(api_key::delete_topics), v, delete_topics_body(v)});
+  for (int16_t v = 0; v <= 1; ++v)
+    out.push_back({key(api_key::init_producer_id), v, init_producer_id_body(v)});
+  return out;
+}
+
+} // namespace cafka::wire::test
