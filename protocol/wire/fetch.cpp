@@ -33,7 +33,7 @@ void write_partition(byte_writer& w, const fetch_partition_response& p, int16_t 
   w.write_i64(p.last_stable_offset);
   if (version >= 5)
     w.write_i64(p.log_start_offset);
-  // Never null: clients treat null and empty alike, and the struct has no null state.
+  // Always an array, never null, as kafka-wire-notes.md §2c recommends.
   write_array_count(w, static_cast<int32_t>(p.aborted_transactions.size()));
   for (auto& a : p.aborted_transactions) {
     w.write_i64(a.producer_id);
