@@ -1,0 +1,146 @@
+// One valid request body per version of the consumer-group APIs, shaped like what
+// librdkafka 2.0.2, kafka-python 2.0.2 and kafkajs 2.2.4 send (kafka-wire-notes.md §2d).
+#include "wire_group_hex.hpp"
+#include "wire_samples.hpp"
+
+namespace cafka::wire::test {
+
+namespace {
+
+using protocol::test::from_hex;
+
+constexpr int16_t offset_commit = 8;
+constexpr int16_t offset_fetch = 9;
+constexpr int16_t find_coordinator = 10;
+constexpr int16_t join_group = 11;
+constexpr int16_t heartbeat = 12;
+constexpr int16_t leave_group = 13;
+constexpr int16_t sync_group = 14;
+
+wire_sample sample(int16_t key, int16_t version, const std::string& hex) {
+  return {key, version, from_hex(hex)};
+}
+
+const std::string group = hex_str("my-group");
+
+void add_find_coordinator(std::vector<wire_sample>& out) {
+  out.push_back(sample(find_coordinator, 0, group));                // kafka-python
+  out.push_back(sample(find_coordinator, 1, group + "00"));         // key_type group
+  out.push_back(sample(find_coordinator, 2, hex_str("txn-1") + "01")); // a transactional id
+}
+
+void add_join_group(std::vector<wire_sample>& out) {
+  auto range_v0 = hex_str("range") + hex_bytes(subscription_v0_test);
+  auto range_v1 = hex_str("range") + hex_bytes(subscription_v1_test);
+  auto roundrobin_v1 = hex_str("roundrobin") + hex_bytes(subscription_v1_test);
+  // v0: no rebalance timeout.
+  out.push_back(sample(join_group, 0,
+                       group + "00002710" + hex_str("") + hex_str("consumer") + "00000001" +
+                         range_v0));
+  out.push_back(sample(join_group, 1,
+                       group + "00002710 000493e0" + hex_str("") + hex_str("consumer") +
+                         "00000001" + range_v0));
+  // kafka-python's first join.
+  out.push_back(sample(join_group, 2,
+                       group + "00002710 000493e0" + hex_str("") + hex_str("consumer") +
+                         "00000002" + range_v0 + hex_str("roundrobin") +
+                         hex_bytes(subscription_v0_test)));
+  // A rejoin with the member id the broker handed out.
+  out.push_back(sample(join_group, 3,
+                       group + "00002710 000493e0" + hex_str("kafka-python-2.0.2-1") +
+                         hex_str("consumer") + "00000001" + range_v0));
+  // kafkajs names its assignor differently.
+  out.push_back(sample(join_group, 4,
+                       group + "00007530 0000ea60" + hex_str("kjs-1") + hex_str("consumer") +
+                         "00000001" + hex_str("RoundRobinAssigner") +
+                         hex_bytes(subscription_v0_test)));
+  // librdkafka: no group.instance.id (null), both of its assignors.
+  out.push_back(sample(join_group, 5,
+                       group + "0000afc8 000493e0" + hex_str("") + "ffff" + hex_str("consumer") +
+                         "00000002" + range_v1 + roundrobin_v1));
+}
+
+void add_sync_group(std::vector<wire_sample>& out) {
+  auto leader = hex_str("rdkafka-1");
+  // The leader hands out the assignments.
+  out.push_back(sample(sync_group, 0,
+                       group + "00000001" + leader + "00000001" + leader +
+                         hex_bytes(assignment_v0_test)));
+  // Followers send none.
+  out.push_back(sample(sync_group, 1, group + "00000001" + hex_str("kafka-python-2.0.2-2") +
+                                        "00000000"));
+  out.push_back(sample(sync_group, 2, group + "00000002" + hex_str("kjs-2") + "00000000"));
+  out.push_back(sample(sync_group, 3,
+                       group + "00000003" + leader + hex_str("static-1") + "00000001" + leader +
+                         hex_bytes(assignment_v0_test)));
+}
+
+void add_heartbeat(std::vector<wire_sample>& out) {
+  out.push_back(sample(heartbeat, 0, group + "00000001" + hex_str("member-1")));
+  out.push_back(sample(heartbeat, 1, group + "00000001" + hex_str("kafka-python-2.0.2-1")));
+  out.push_back(sample(heartbeat, 2, group + "00000002" + hex_str("member-1")));
+  out.push_back(sample(heartbeat, 3, group + "00000003" + hex_str("rdkafka-1") + "ffff"));
+}
+
+void add_leave_group(std::vector<wire_sample>& out) {
+  out.push_back(sample(leave_group, 0, group + hex_str("member-1")));
+  out.push_back(sample(leave_group, 1, group + hex_str("rdkafka-1")));
+}
+
+void add_offset_commit(std::vector<wire_sample>& out) {
+  // v2-v4: retention_time_ms; -1 = broker default.
+  auto member = hex_str("kafka-python-2.0.2-1");
+  auto partition_42 = "00000000 000000000000002a" + hex_str("");
+  out.push_back(sample(offset_commit, 2,
+                       group + "00000001" + member + "ffffffffffffffff" + "00000001" +
+                         hex_str("test") + "00000001" + partition_42));
+  out.push_back(sample(offset_commit, 3,
+                       group + "00000001" + member + "ffffffffffffffff" + "00000001" +
+                         hex_str("test") + "00000002" + partition_42 +
+                         "00000001 0000000000000007 ffff")); // null metadata
+  // A commit from outside any group: generation -1, empty member id.
+  out.push_back(sample(offset_commit, 4,
+                       group + "ffffffff" + hex_str("") + "000000000036ee80" + "00000001" +
+                         hex_str("test") + "00000001" + partition_42));
+  // v5: no retention. kafkajs commits -1 after OFFSET_OUT_OF_RANGE.
+  out.push_back(sample(offset_commit, 5,
+                       group + "00000002" + hex_str("kjs-1") + "00000001" + hex_str("test") +
+                         "00000001" + "00000000 ffffffffffffffff ffff"));
+  // v6: leader epoch per partition.
+  out.push_back(sample(offset_commit, 6,
+                       group + "00000002" + hex_str("member-1") + "00000002" + hex_str("a") +
+                         "00000001 00000000 0000000000000010 00000005" + hex_str("meta") +
+                         hex_str("b") + "00000000"));
+  // v7: librdkafka, group_instance_id null, epoch unknown (-1).
+  out.push_back(sample(offset_commit, 7,
+                       group + "00000003" + hex_str("rdkafka-1") + "ffff" + "00000001" +
+                         hex_str("test") + "00000002" +
+                         "00000000 0000000000000064 ffffffff" + hex_str("") +
+                         "00000001 00000000000000c8 ffffffff" + hex_str("")));
+}
+
+void add_offset_fetch(std::vector<wire_sample>& out) {
+  auto test_0_1 = hex_str("test") + "00000002 00000000 00000001";
+  out.push_back(sample(offset_fetch, 1, group + "00000001" + test_0_1)); // kafka-python
+  out.push_back(sample(offset_fetch, 2, group + "ffffffff"));           // all topics
+  out.push_back(sample(offset_fetch, 3,
+                       group + "00000002" + test_0_1 + hex_str("other") + "00000000"));
+  out.push_back(sample(offset_fetch, 4, group + "00000001" + test_0_1)); // kafkajs
+  out.push_back(sample(offset_fetch, 5, group + "00000001" + test_0_1)); // librdkafka
+}
+
+} // namespace
+
+std::vector<wire_sample> group_request_samples() {
+  std::vector<wire_sample> out;
+  add_find_coordinator(out);
+  add_join_group(out);
+  add_sync_group(out);
+  add_heartbeat(out);
+  add_leave_group(out);
+  add_offset_commit(out);
+  add_offset_fetch(out);
+  return out;
+}
+
+} // namespace cafka::wire::test
