@@ -7,8 +7,10 @@
 
 #include "actors/errors.hpp"
 #include "actors/io_worker.hpp"
+#include "actors/kafka_listener.hpp"
 #include "actors/log_line.hpp"
 #include "actors/node_storage.hpp"
+#include "actors/producer_id_source.hpp"
 #include "actors/routing_table.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "cluster/embedded_store.hpp"
@@ -44,20 +46,40 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return std::make_error_code(std::errc::not_supported);
   }
   node n;
-  n.coordinator = std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
-  auto registration = register_with(*n.coordinator, cfg);
-  if (!registration) {
-    error_text = "registering broker " + std::to_string(cfg.broker_id) + ": " + registration.error().message();
-    return registration.error();
-  }
   auto ns = open_node_storage(cfg, now_ms(), error_text);
   if (!ns)
     return ns.error();
   n.storage = *ns;
   n.routes = std::make_shared<routing_table>();
+  // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
+  auto ids = std::make_shared<producer_id_source>(now_ms());
+  // Without CAF's network layer (in-process tests and simulations) there are no sockets.
+  for (auto& address : n.storage->config.listeners) {
+    if (!sys.has_middleman())
+      break;
+    kafka_listener_context ctx{n.routes, cfg.broker_id, static_cast<size_t>(cfg.socket_request_max_bytes),
+                               now_ms, ids};
+    auto l = start_kafka_listener(sys, address, std::move(ctx), error_text);
+    if (!l) {
+      for (auto& started : n.listeners)
+        caf::anon_send_exit(started.actor, caf::exit_reason::user_shutdown);
+      close_node_storage(*n.storage);
+      return l.error();
+    }
+    address.port = l->address.port;
+    n.listeners.push_back(std::move(*l));
+  }
+  n.coordinator = std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
+  auto registration = register_with(*n.coordinator, n.storage->config);
+  if (!registration) {
+    error_text = "registering broker " + std::to_string(cfg.broker_id) + ": " + registration.error().message();
+    return registration.error();
+  }
   n.io_worker = spawn_io_worker(sys);
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
                                                registration->controller_id});
+  for (auto& l : n.listeners)
+    attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(
     sys, retention_cleaner_config{n.routes, std::chrono::milliseconds(cfg.log_retention_check_interval_ms),
                                   now_ms});
@@ -66,6 +88,8 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
 
 status stop_node(caf::actor_system& sys, node& n) {
   caf::scoped_actor self{sys};
+  for (auto& l : n.listeners) // no new requests from here on
+    caf::anon_send_exit(l.actor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.cleaner, caf::exit_reason::user_shutdown);
   bool stopped = false;
   self->request(n.actor, std::chrono::seconds(60), shutdown_atom_v)

@@ -11,10 +11,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <caf/actor.hpp>
 #include <caf/fwd.hpp>
 
+#include "actors/kafka_listener.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/retention_cleaner.hpp"
 #include "config/server_config.hpp"
@@ -50,6 +52,8 @@ struct node {
   std::shared_ptr<routing_table> routes;
   std::shared_ptr<node_storage> storage;
   std::shared_ptr<cluster::coordinator> coordinator;
+  /// The Kafka listeners, with the ports they actually bound.
+  std::vector<kafka_listener> listeners;
 };
 
 /// Milliseconds since the epoch from the system clock.
@@ -57,7 +61,9 @@ int64_t wall_clock_ms();
 
 /// Opens storage, registers the broker with the coordinator (the embedded one: a
 /// configured zookeeper.connect is refused until the ZooKeeper coordinator exists) and
-/// spawns the node's actors. On failure `error_text` says what and where (e.g.
+/// spawns the node's actors, with a Kafka listener per entry of `listeners` when the
+/// actor system has CAF's network layer (their bound ports replace port 0 in the node's
+/// configuration and in `node::listeners`). On failure `error_text` says what and where (e.g.
 /// "log.dirs '/x': log directory is in use by another process").
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
                         std::string& error_text, std::function<int64_t()> now_ms = wall_clock_ms);

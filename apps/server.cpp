@@ -70,8 +70,11 @@ int main(int argc, char** argv) {
     cafka::stop_node(sys, *node);
     return 1;
   }
-  std::printf("cafka-server: broker %d listening: caf %s:%u (log.dirs %s)\n", cfg.broker_id, host.c_str(),
-              *port, cfg.log_dirs.front().c_str());
+  std::string kafka;
+  for (auto& l : node->listeners)
+    kafka += "kafka " + l.address.host + ":" + std::to_string(l.address.port) + ", ";
+  std::printf("cafka-server: broker %d listening: %scaf %s:%u (log.dirs %s)\n", cfg.broker_id, kafka.c_str(),
+              host.c_str(), *port, cfg.log_dirs.front().c_str());
   std::fflush(stdout);
 
   int sig = 0;

@@ -1,0 +1,175 @@
+#include "actors/kafka_listener.hpp"
+
+#include <future>
+#include <map>
+#include <variant>
+
+#include <caf/all.hpp>
+#include <caf/io/all.hpp>
+
+#include "actors/kafka_connection.hpp"
+#include "actors/kafka_serve.hpp"
+#include "actors/log_line.hpp"
+#include "protocol/wire/api_keys.hpp"
+#include "protocol/wire/not_yet_served.hpp"
+#include "protocol/wire/request.hpp"
+
+namespace cafka {
+
+namespace {
+
+// Bytes asked of the socket per read: large enough that a 1 MiB produce request takes
+// a handful of reads, small enough that an idle connection's buffer stays small.
+constexpr uint32_t read_chunk_bytes = 256 * 1024;
+
+struct listener_state {
+  static inline const char* name = "cafka.kafka-listener";
+  kafka_services services;
+  std::string listener_name;
+  size_t max_request_bytes = 0;
+  std::map<caf::io::connection_handle, std::shared_ptr<kafka_connection>> conns;
+};
+
+using listener_ptr = caf::stateful_actor<listener_state, caf::io::broker>*;
+
+std::string peer_of(listener_ptr self, caf::io::connection_handle hdl) {
+  return self->remote_addr(hdl) + ":" + std::to_string(self->remote_port(hdl));
+}
+
+void close_connection(listener_ptr self, const std::shared_ptr<kafka_connection>& conn) {
+  conn->open = false;
+  self->close(conn->hdl);
+  self->state.conns.erase(conn->hdl);
+}
+
+// Serves one request frame; false means the connection must close (already logged).
+bool serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, wire::bytes_view frame) {
+  wire::byte_reader r{frame};
+  auto header = wire::decode_request_header(r);
+  if (!header) {
+    log_line("kafka listener %s: closing %s: malformed request header (%s)", self->state.listener_name.c_str(),
+             peer_of(self, conn->hdl).c_str(), header.error().message().c_str());
+    return false;
+  }
+  auto key = header->api_key;
+  auto version = header->api_version;
+  auto range = wire::find_advertised(key);
+  if (key == static_cast<int16_t>(wire::api_key::api_versions) && range
+      && (version < 0 || version > range->max_version)) {
+    // Kafka's rule: an ApiVersions version we do not know gets the v0 layout, error 35.
+    kafka_reply{self, conn, *header}.send([](wire::byte_writer& w) {
+      wire::encode_api_versions_response(wire::unsupported_api_versions_response(), 0, w);
+    });
+    return true;
+  }
+  if (!range || version < range->min_version || version > range->max_version) {
+    log_line("kafka listener %s: closing %s: unsupported request %s (key %d) v%d", self->state.listener_name.c_str(),
+             peer_of(self, conn->hdl).c_str(), wire::api_name(key), key, version);
+    return false;
+  }
+  auto body = r.rest();
+  if (!wire::is_decodable(key)) {
+    // The group APIs: answered COORDINATOR_NOT_AVAILABLE until consumer groups exist.
+    std::vector<char> encoded;
+    wire::byte_writer w{encoded};
+    auto st = wire::encode_coordinator_not_available(key, version, body, w);
+    if (!st) {
+      log_line("kafka listener %s: closing %s: malformed %s v%d request (%s)", self->state.listener_name.c_str(),
+               peer_of(self, conn->hdl).c_str(), wire::api_name(key), version, st.error().message().c_str());
+      return false;
+    }
+    kafka_reply{self, conn, *header}.send([&](wire::byte_writer& out) { out.write_raw({encoded.data(), encoded.size()}); });
+    return true;
+  }
+  auto decoded = wire::decode_request_body(*header, body);
+  if (!decoded) {
+    log_line("kafka listener %s: closing %s: malformed %s v%d request (%s)", self->state.listener_name.c_str(),
+             peer_of(self, conn->hdl).c_str(), wire::api_name(key), version, decoded.error().message().c_str());
+    return false;
+  }
+  kafka_reply reply{self, conn, *header};
+  std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
+  return true;
+}
+
+void on_data(listener_ptr self, caf::io::new_data_msg& msg) {
+  auto it = self->state.conns.find(msg.handle);
+  if (it == self->state.conns.end())
+    return;
+  auto conn = it->second; // keeps the connection alive while serving
+  conn->frames.append({msg.buf.data(), msg.buf.size()});
+  for (;;) {
+    auto next = conn->frames.next();
+    if (next.state == wire::frame_reader::status::need_more)
+      break;
+    if (next.state == wire::frame_reader::status::too_large) {
+      log_line("kafka listener %s: closing %s: request size %lld is outside 0..%zu (socket.request.max.bytes)",
+               self->state.listener_name.c_str(), peer_of(self, conn->hdl).c_str(),
+               static_cast<long long>(next.size), self->state.max_request_bytes);
+      close_connection(self, conn);
+      return;
+    }
+    if (!serve_frame(self, conn, next.frame)) {
+      close_connection(self, conn);
+      return;
+    }
+  }
+  conn->frames.compact();
+}
+
+caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, config::listener address,
+                                std::shared_ptr<std::promise<caf::expected<uint16_t>>> bound) {
+  auto added = self->add_tcp_doorman(static_cast<uint16_t>(address.port),
+                                     address.host.empty() ? nullptr : address.host.c_str(), true);
+  if (!added) {
+    bound->set_value(added.error());
+    self->quit();
+    return {};
+  }
+  bound->set_value(added->second);
+  auto& st = self->state;
+  st.services = kafka_services{self, ctx.routes, std::nullopt, ctx.broker_id, ctx.now_ms, ctx.producer_ids};
+  st.listener_name = address.name;
+  st.max_request_bytes = ctx.max_request_bytes;
+  return {
+    [=](const caf::io::new_connection_msg& msg) {
+      self->state.conns.emplace(msg.handle,
+                                std::make_shared<kafka_connection>(msg.handle, self->state.max_request_bytes));
+      self->configure_read(msg.handle, caf::io::receive_policy::at_most(read_chunk_bytes));
+    },
+    [=](caf::io::new_data_msg& msg) { on_data(self, msg); },
+    [=](const caf::io::connection_closed_msg& msg) {
+      auto it = self->state.conns.find(msg.handle);
+      if (it != self->state.conns.end()) {
+        it->second->open = false;
+        self->state.conns.erase(it);
+      }
+    },
+    [=](const caf::io::acceptor_closed_msg&) {},
+    [=](node_actor& node) { self->state.services.node = std::move(node); },
+  };
+}
+
+} // namespace
+
+result<kafka_listener> start_kafka_listener(caf::actor_system& sys, const config::listener& address,
+                                            kafka_listener_context ctx, std::string& error_text) {
+  auto bound = std::make_shared<std::promise<caf::expected<uint16_t>>>();
+  auto port = bound->get_future();
+  auto actor = sys.middleman().spawn_broker(listener_behavior, std::move(ctx), address, bound);
+  auto result_port = port.get();
+  if (!result_port) {
+    error_text = "listeners '" + address.name + "://" + address.host + ":" + std::to_string(address.port)
+                 + "': cannot listen: " + sys.render(result_port.error());
+    return std::make_error_code(std::errc::address_not_available);
+  }
+  kafka_listener out{actor, address};
+  out.address.port = *result_port;
+  return out;
+}
+
+void attach_node(const kafka_listener& listener, const node_actor& node) {
+  caf::anon_send(listener.actor, node);
+}
+
+} // namespace cafka

@@ -1,0 +1,46 @@
+#pragma once
+// The Kafka wire-protocol listener: one io broker per entry of `listeners`. It frames
+// requests (size:i32 + bytes, at most socket.request.max.bytes), decodes them, hands
+// the work to partition actors and the node actor, and writes each connection's
+// responses in the order of its requests. Malformed, unsupported or oversized requests
+// close that connection only, with one log line.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <caf/actor.hpp>
+#include <caf/fwd.hpp>
+
+#include "actors/node_actor.hpp"
+#include "config/listener.hpp"
+#include "protocol/result.hpp"
+
+namespace cafka {
+
+class routing_table;
+class producer_id_source;
+
+struct kafka_listener_context {
+  std::shared_ptr<routing_table> routes;
+  int32_t broker_id = 0;
+  size_t max_request_bytes = 100 * 1024 * 1024; ///< socket.request.max.bytes
+  std::function<int64_t()> now_ms;
+  std::shared_ptr<producer_id_source> producer_ids;
+};
+
+struct kafka_listener {
+  caf::actor actor;
+  config::listener address; ///< with the port actually bound
+};
+
+/// Binds the listener's host and port (0 = a free port) and spawns its broker. Blocks
+/// the caller until the socket is bound; `error_text` names the listener on failure.
+result<kafka_listener> start_kafka_listener(caf::actor_system& sys, const config::listener& address,
+                                            kafka_listener_context ctx, std::string& error_text);
+
+/// Hands the node actor to a listener: metadata and topic administration go there.
+void attach_node(const kafka_listener& listener, const node_actor& node);
+
+} // namespace cafka

@@ -1,0 +1,39 @@
+#pragma once
+// The request handlers of the Kafka listener, one overload per decoded request type.
+// Each converts the wire request into messages to partition actors or the node actor
+// and answers through `reply` once every part came back. They run inside the listener
+// broker, so they must not block.
+
+#include <memory>
+#include <optional>
+
+#include <caf/io/broker.hpp>
+
+#include "actors/kafka_connection.hpp"
+#include "actors/node_actor.hpp"
+#include "protocol/wire/request.hpp"
+
+namespace cafka {
+
+class routing_table;
+class producer_id_source;
+
+struct kafka_services {
+  caf::io::broker* self = nullptr;
+  std::shared_ptr<routing_table> routes;
+  std::optional<node_actor> node;
+  int32_t broker_id = 0;
+  std::function<int64_t()> now_ms;
+  std::shared_ptr<producer_id_source> producer_ids;
+};
+
+void serve(const kafka_services& s, wire::api_versions_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::metadata_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::produce_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply);
+
+} // namespace cafka

@@ -1,0 +1,170 @@
+// ApiVersions, Metadata, CreateTopics, DeleteTopics and InitProducerId: answered here or
+// by the node actor, which owns the topics.
+#include <chrono>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/kafka_countdown.hpp"
+#include "actors/kafka_serve.hpp"
+#include "actors/producer_id_source.hpp"
+
+namespace cafka {
+
+namespace {
+
+constexpr auto node_timeout = std::chrono::seconds(60);
+
+// The cluster id clients see (Metadata v2+); one per cafka cluster.
+const std::string cluster_id = "cafka";
+
+int16_t code_of(kafka_error e) { return protocol::wire_code(e); }
+
+wire::metadata_response to_wire(const cluster_metadata& md) {
+  wire::metadata_response out;
+  out.cluster_id = cluster_id;
+  out.controller_id = md.controller_id;
+  for (auto& b : md.brokers)
+    out.brokers.push_back({b.id, b.host, b.kafka_port, std::nullopt});
+  for (auto& t : md.topics) {
+    wire::metadata_topic wt;
+    wt.error_code = t.error;
+    wt.name = t.name;
+    for (auto& p : t.partitions) {
+      wire::metadata_partition wp;
+      wp.error_code = p.error;
+      wp.partition_index = p.partition;
+      wp.leader_id = p.leader;
+      wp.replica_nodes = p.replicas;
+      wp.isr_nodes = p.replicas; // every replica is in sync until replication exists
+      wt.partitions.push_back(std::move(wp));
+    }
+    out.topics.push_back(std::move(wt));
+  }
+  return out;
+}
+
+// The node actor, or an error answer when the listener has none yet (start-up).
+bool have_node(const kafka_services& s) { return s.node.has_value(); }
+
+} // namespace
+
+void serve(const kafka_services&, wire::api_versions_request&&, const kafka_reply& reply) {
+  wire::api_versions_response resp;
+  resp.api_keys = wire::advertised_versions();
+  auto version = reply.version();
+  reply.send([&](wire::byte_writer& w) { wire::encode_api_versions_response(resp, version, w); });
+}
+
+void serve(const kafka_services& s, wire::metadata_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto send = [reply, version](const wire::metadata_response& resp) {
+    reply.send([&](wire::byte_writer& w) { wire::encode_metadata_response(resp, version, w); });
+  };
+  if (!have_node(s)) {
+    send(wire::metadata_response{});
+    return;
+  }
+  metadata_request mr;
+  mr.all_topics = !req.topics.has_value();
+  if (req.topics)
+    mr.topics = std::move(*req.topics);
+  mr.allow_auto_create = req.allow_auto_topic_creation;
+  s.self->request(*s.node, node_timeout, metadata_atom_v, std::move(mr))
+    .then([send](cluster_metadata& md) { send(to_wire(md)); },
+          [send](caf::error&) { send(wire::metadata_response{}); });
+}
+
+void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  wire::create_topics_response skeleton;
+  skeleton.topics.resize(req.topics.size());
+  auto done = kafka_countdown<wire::create_topics_response>::make(std::move(skeleton), [reply, version](auto& resp) {
+    reply.send([&](wire::byte_writer& w) { wire::encode_create_topics_response(resp, version, w); });
+  });
+  for (size_t i = 0; i < req.topics.size(); ++i) {
+    auto& t = req.topics[i];
+    auto& out = done->response.topics[i];
+    out.name = t.name;
+    topic_spec spec{t.name, t.num_partitions, t.replication_factor, {}};
+    for (auto& c : t.configs)
+      if (c.value)
+        spec.configs[c.name] = *c.value;
+    if (!t.assignments.empty()) {
+      // Manual assignments: every replica must be this broker until clusters exist.
+      bool local = true;
+      for (auto& a : t.assignments)
+        for (auto id : a.broker_ids)
+          local = local && id == s.broker_id;
+      if (!local || t.num_partitions != -1) {
+        out.error_code = code_of(kafka_error::invalid_replica_assignment);
+        out.error_message = "replica assignments may name only broker " + std::to_string(s.broker_id);
+        continue;
+      }
+      spec.partitions = static_cast<int32_t>(t.assignments.size());
+      spec.replication_factor = static_cast<int16_t>(t.assignments.front().broker_ids.size());
+    }
+    if (!have_node(s)) {
+      out.error_code = code_of(kafka_error::not_controller);
+      continue;
+    }
+    done->expect();
+    auto on_error = [done, i](caf::error& err) {
+      done->response.topics[i].error_code = protocol::wire_code(to_kafka_error(err));
+      done->response.topics[i].error_message = describe(err);
+      done->arrive();
+    };
+    if (req.validate_only) {
+      // Validation without creating: only existence is checked with the node.
+      s.self->request(*s.node, node_timeout, describe_atom_v, t.name)
+        .then(
+          [done, i](topic_description&) {
+            done->response.topics[i].error_code = code_of(kafka_error::topic_already_exists);
+            done->arrive();
+          },
+          [done](caf::error&) { done->arrive(); });
+      continue;
+    }
+    s.self->request(*s.node, node_timeout, create_topic_atom_v, std::move(spec))
+      .then([done](topic_description&) { done->arrive(); }, on_error);
+  }
+  done->arrive();
+}
+
+void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  wire::delete_topics_response skeleton;
+  skeleton.responses.resize(req.topic_names.size());
+  auto done = kafka_countdown<wire::delete_topics_response>::make(std::move(skeleton), [reply, version](auto& resp) {
+    reply.send([&](wire::byte_writer& w) { wire::encode_delete_topics_response(resp, version, w); });
+  });
+  for (size_t i = 0; i < req.topic_names.size(); ++i) {
+    done->response.responses[i].name = req.topic_names[i];
+    if (!have_node(s)) {
+      done->response.responses[i].error_code = code_of(kafka_error::not_controller);
+      continue;
+    }
+    done->expect();
+    s.self->request(*s.node, node_timeout, delete_topic_atom_v, req.topic_names[i])
+      .then([done](std::string&) { done->arrive(); },
+            [done, i](caf::error& err) {
+              done->response.responses[i].error_code = protocol::wire_code(to_kafka_error(err));
+              done->arrive();
+            });
+  }
+  done->arrive();
+}
+
+void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply) {
+  wire::init_producer_id_response resp;
+  if (req.transactional_id) {
+    resp.error_code = code_of(kafka_error::invalid_request); // no transactions (yet)
+  } else {
+    resp.producer_id = s.producer_ids->next();
+    resp.producer_epoch = 0;
+  }
+  auto version = reply.version();
+  reply.send([&](wire::byte_writer& w) { wire::encode_init_producer_id_response(resp, version, w); });
+}
+
+} // namespace cafka

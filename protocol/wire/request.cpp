@@ -1,0 +1,50 @@
+#include "protocol/wire/request.hpp"
+
+#include "protocol/wire/api_keys.hpp"
+
+namespace cafka::wire {
+
+namespace {
+
+// Wraps a decoder's result<T> into result<decoded_request>.
+template <class T>
+result<decoded_request> wrap(result<T> r) {
+  if (!r)
+    return r.error();
+  return decoded_request{std::move(*r)};
+}
+
+} // namespace
+
+bool is_decodable(int16_t key) {
+  switch (static_cast<api_key>(key)) {
+    case api_key::api_versions:
+    case api_key::metadata:
+    case api_key::produce:
+    case api_key::fetch:
+    case api_key::list_offsets:
+    case api_key::create_topics:
+    case api_key::delete_topics:
+    case api_key::init_producer_id:
+      return true;
+    default:
+      return false;
+  }
+}
+
+result<decoded_request> decode_request_body(const request_header& h, bytes_view body) {
+  auto v = h.api_version;
+  switch (static_cast<api_key>(h.api_key)) {
+    case api_key::api_versions: return wrap(decode_api_versions_request(body, v));
+    case api_key::metadata: return wrap(decode_metadata_request(body, v));
+    case api_key::produce: return wrap(decode_produce_request(body, v));
+    case api_key::fetch: return wrap(decode_fetch_request(body, v));
+    case api_key::list_offsets: return wrap(decode_list_offsets_request(body, v));
+    case api_key::create_topics: return wrap(decode_create_topics_request(body, v));
+    case api_key::delete_topics: return wrap(decode_delete_topics_request(body, v));
+    case api_key::init_producer_id: return wrap(decode_init_producer_id_request(body, v));
+    default: return protocol::errc::bad_record;
+  }
+}
+
+} // namespace cafka::wire

@@ -1,0 +1,33 @@
+#pragma once
+// One decoded request body of any API cafka serves itself (the group APIs are answered
+// from protocol/wire/not_yet_served.hpp until groups exist), chosen by the header.
+
+#include <variant>
+
+#include "protocol/result.hpp"
+#include "protocol/wire/api_versions.hpp"
+#include "protocol/wire/create_topics.hpp"
+#include "protocol/wire/delete_topics.hpp"
+#include "protocol/wire/fetch.hpp"
+#include "protocol/wire/init_producer_id.hpp"
+#include "protocol/wire/list_offsets.hpp"
+#include "protocol/wire/metadata.hpp"
+#include "protocol/wire/produce.hpp"
+#include "protocol/wire/request_header.hpp"
+
+namespace cafka::wire {
+
+using decoded_request =
+  std::variant<api_versions_request, metadata_request, produce_request, fetch_request,
+               list_offsets_request, create_topics_request, delete_topics_request,
+               init_producer_id_request>;
+
+/// Whether decode_request_body handles this API (else: a group API, or unknown).
+bool is_decodable(int16_t api_key);
+
+/// Decodes the body of a request whose header said (api_key, api_version). The caller
+/// has checked that the version is advertised. Errors: the decoders' (truncated,
+/// bad_length, bad_varint), or bad_record for an API is_decodable() refuses.
+result<decoded_request> decode_request_body(const request_header& header, bytes_view body);
+
+} // namespace cafka::wire
