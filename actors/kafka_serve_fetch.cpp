@@ -1,6 +1,7 @@
 // Fetch: a long poll over several partitions.
 //
-// Round one reads every partition at once without waiting. If that gives min_bytes (or
+// One partition: its actor does the waiting. Several: round one reads every partition
+// at once without waiting. If that gives min_bytes (or
 // the client does not wait, or a partition failed) the response goes out. Otherwise
 // round two parks a fetch at every partition for max_wait_ms; the first partition that
 // gets data answers the whole request (the others contribute what round one found), or
@@ -107,6 +108,18 @@ bool any_error(const fetch_poll& poll) {
 
 void round_two(caf::io::broker* self, const poll_ptr& poll);
 
+// One partition needs no rounds: its actor waits for min_bytes itself. (The common
+// case of a consumer that follows one partition, and the one where latency shows.)
+void single_poll(caf::io::broker* self, const poll_ptr& poll) {
+  auto req = poll->targets.front().request;
+  req.min_bytes = std::max(poll->min_bytes, 0);
+  req.max_wait_ms = poll->min_bytes > 0 ? std::max(poll->max_wait_ms, 0) : 0; // min_bytes 0: no wait
+  self->request(*poll->targets.front().actor, std::chrono::milliseconds(req.max_wait_ms) + std::chrono::seconds(60),
+                fetch_atom_v, req)
+    .then([poll](fetch_result& r) { store(poll->slot(poll->targets.front()), std::move(r)); answer(poll); },
+          [poll](caf::error& err) { store(poll->slot(poll->targets.front()), err); answer(poll); });
+}
+
 void round_one(caf::io::broker* self, const poll_ptr& poll) {
   auto finish = [self, poll] {
     if (--poll->outstanding > 0)
@@ -192,7 +205,10 @@ void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply
       poll->targets.push_back(std::move(target));
     }
   }
-  round_one(s.self, poll);
+  if (poll->targets.size() == 1 && poll->targets.front().actor)
+    single_poll(s.self, poll);
+  else
+    round_one(s.self, poll);
 }
 
 } // namespace cafka

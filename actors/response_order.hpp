@@ -30,6 +30,9 @@ public:
     }
   }
 
+  /// Whether `slot` is the next to be written: its response may go straight out.
+  bool is_next(uint64_t slot) const noexcept { return slot == next_to_send_; }
+
   /// Requests reserved and not yet written (or skipped).
   uint64_t in_flight() const noexcept { return next_slot_ - next_to_send_; }
 
