@@ -42,6 +42,10 @@ public:
 
   int16_t version() const noexcept { return version_; }
 
+  /// Tells the connection apart from the listener's others (a partition keeps one
+  /// fetch watch per connection).
+  uint64_t connection_key() const noexcept { return static_cast<uint64_t>(conn_->hdl.id()); }
+
   /// Sends the response whose body `encode(byte_writer&)` writes: straight into the
   /// connection's write buffer when no earlier response is outstanding (the usual
   /// case, and one copy less of a large fetch), else into a frame that waits its turn.

@@ -128,7 +128,8 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
   }
   bound->set_value(added->second);
   auto& st = self->state;
-  st.services = kafka_services{self, ctx.routes, std::nullopt, ctx.broker_id, ctx.now_ms, ctx.producer_ids};
+  st.services = kafka_services{self,      ctx.routes,       std::nullopt,       ctx.broker_id,
+                               ctx.now_ms, ctx.producer_ids, make_fetch_polls()};
   st.listener_name = address.name;
   st.max_request_bytes = ctx.max_request_bytes;
   return {
@@ -147,6 +148,10 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
     },
     [=](const caf::io::acceptor_closed_msg&) {},
     [=](node_actor& node) { self->state.services.node = std::move(node); },
+    [=](fetch_atom, uint64_t poll_id, uint32_t slot, fetch_result& r) {
+      on_watch_data(self->state.services, poll_id, slot, std::move(r));
+    },
+    [=](caf::timeout_atom, uint64_t poll_id) { on_poll_timeout(self->state.services, poll_id); },
   };
 }
 

@@ -17,6 +17,8 @@ namespace cafka {
 
 class routing_table;
 class producer_id_source;
+/// The multi-partition fetches waiting for data (actors/kafka_serve_fetch.cpp).
+class fetch_polls;
 
 struct kafka_services {
   caf::io::broker* self = nullptr;
@@ -25,12 +27,21 @@ struct kafka_services {
   int32_t broker_id = 0;
   std::function<int64_t()> now_ms;
   std::shared_ptr<producer_id_source> producer_ids;
+  std::shared_ptr<fetch_polls> polls;
 };
+
+/// Makes the registry of waiting fetches for one listener.
+std::shared_ptr<fetch_polls> make_fetch_polls();
 
 void serve(const kafka_services& s, wire::api_versions_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::metadata_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::produce_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply& reply);
+/// A watched partition's data for the waiting fetch `poll_id` (see fetch_watch).
+void on_watch_data(const kafka_services& s, uint64_t poll_id, uint32_t slot, fetch_result&& r);
+/// The max_wait_ms of the waiting fetch `poll_id` ended.
+void on_poll_timeout(const kafka_services& s, uint64_t poll_id);
+
 void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply);

@@ -1,13 +1,14 @@
-// Fetch: a long poll over several partitions.
+// Fetch: a long poll over one or several partitions.
 //
-// One partition: its actor does the waiting. Several: round one reads every partition
-// at once without waiting. If that gives min_bytes (or
-// the client does not wait, or a partition failed) the response goes out. Otherwise
-// round two parks a fetch at every partition for max_wait_ms; the first partition that
-// gets data answers the whole request (the others contribute what round one found), or
-// the last timeout does. Per-partition min_bytes approximates Kafka's request-wide rule.
+// One partition: its actor parks the request until min_bytes or max_wait_ms.
+// Several: every partition answers at once with what it has and, when short of
+// min_bytes, keeps a watch (fetch_watch). If the answers together reach min_bytes (or
+// the client does not wait, or a partition failed) the response goes out; otherwise the
+// first watch that fires with data answers the whole request, or max_wait_ms ends it.
+// min_bytes is thus counted per partition while waiting (exact for the usual 1 byte).
 #include <algorithm>
 #include <chrono>
+#include <unordered_map>
 
 #include <caf/all.hpp>
 
@@ -19,6 +20,9 @@ namespace cafka {
 
 namespace {
 
+// Local partition actors always answer; the bound only guards against a lost reply.
+constexpr auto partition_timeout = std::chrono::seconds(60);
+
 struct fetch_target {
   size_t topic = 0;     ///< index into the response's topics
   size_t partition = 0; ///< index into that topic's partitions
@@ -27,19 +31,21 @@ struct fetch_target {
 };
 
 struct fetch_poll {
-  fetch_poll(kafka_reply r, wire::fetch_request req) : reply(std::move(r)), max_bytes(req.max_bytes),
-    min_bytes(req.min_bytes), max_wait_ms(req.max_wait_ms) {}
+  fetch_poll(kafka_reply r, const wire::fetch_request& req)
+    : reply(std::move(r)), max_bytes(req.max_bytes), min_bytes(req.min_bytes), max_wait_ms(req.max_wait_ms) {}
 
   kafka_reply reply;
   int32_t max_bytes;
   int32_t min_bytes;
   int32_t max_wait_ms;
+  uint64_t id = 0;
   wire::fetch_response response;
   std::vector<fetch_target> targets;
   size_t outstanding = 0;
   bool answered = false;
 
-  wire::fetch_partition_response& slot(const fetch_target& t) {
+  wire::fetch_partition_response& slot(size_t i) {
+    auto& t = targets[i];
     return response.topics[t.topic].partitions[t.partition];
   }
 };
@@ -79,17 +85,6 @@ void apply_max_bytes(fetch_poll& poll) {
     }
 }
 
-void answer(const poll_ptr& poll) {
-  if (poll->answered)
-    return;
-  poll->answered = true;
-  apply_max_bytes(*poll);
-  auto version = poll->reply.version();
-  poll->reply.send([&](wire::byte_writer& w) { wire::encode_fetch_response(poll->response, version, w); });
-  poll->response = {}; // late round-two replies find nothing to fill
-  poll->targets.clear();
-}
-
 size_t bytes_found(const fetch_poll& poll) {
   size_t n = 0;
   for (auto& t : poll.response.topics)
@@ -106,29 +101,70 @@ bool any_error(const fetch_poll& poll) {
   return false;
 }
 
-void round_two(caf::io::broker* self, const poll_ptr& poll);
+} // namespace
 
-// One partition needs no rounds: its actor waits for min_bytes itself. (The common
-// case of a consumer that follows one partition, and the one where latency shows.)
-void single_poll(caf::io::broker* self, const poll_ptr& poll) {
+class fetch_polls {
+public:
+  uint64_t add(poll_ptr p) {
+    p->id = ++last_id_;
+    waiting_.emplace(p->id, std::move(p));
+    return last_id_;
+  }
+  poll_ptr take(uint64_t id) {
+    auto it = waiting_.find(id);
+    if (it == waiting_.end())
+      return nullptr;
+    auto p = std::move(it->second);
+    waiting_.erase(it);
+    return p;
+  }
+  poll_ptr find(uint64_t id) const {
+    auto it = waiting_.find(id);
+    return it == waiting_.end() ? nullptr : it->second;
+  }
+
+private:
+  uint64_t last_id_ = 0;
+  std::unordered_map<uint64_t, poll_ptr> waiting_;
+};
+
+std::shared_ptr<fetch_polls> make_fetch_polls() { return std::make_shared<fetch_polls>(); }
+
+namespace {
+
+// `poll` must be owned by the caller too: it leaves the registry here.
+void answer(const kafka_services& s, fetch_poll& poll) {
+  if (poll.answered)
+    return;
+  poll.answered = true;
+  if (poll.id != 0)
+    s.polls->take(poll.id); // late watch data and the timeout find nothing
+  apply_max_bytes(poll);
+  auto version = poll.reply.version();
+  poll.reply.send([&](wire::byte_writer& w) { wire::encode_fetch_response(poll.response, version, w); });
+}
+
+void single_poll(const kafka_services& s, const poll_ptr& poll) {
   auto req = poll->targets.front().request;
   req.min_bytes = std::max(poll->min_bytes, 0);
   req.max_wait_ms = poll->min_bytes > 0 ? std::max(poll->max_wait_ms, 0) : 0; // min_bytes 0: no wait
-  self->request(*poll->targets.front().actor, std::chrono::milliseconds(req.max_wait_ms) + std::chrono::seconds(60),
-                fetch_atom_v, req)
-    .then([poll](fetch_result& r) { store(poll->slot(poll->targets.front()), std::move(r)); answer(poll); },
-          [poll](caf::error& err) { store(poll->slot(poll->targets.front()), err); answer(poll); });
+  s.self->request(*poll->targets.front().actor, std::chrono::milliseconds(req.max_wait_ms) + partition_timeout,
+                  fetch_atom_v, req)
+    .then([s, poll](fetch_result& r) { store(poll->slot(0), std::move(r)); answer(s, *poll); },
+          [s, poll](caf::error& err) { store(poll->slot(0), err); answer(s, *poll); });
 }
 
-void round_one(caf::io::broker* self, const poll_ptr& poll) {
-  auto finish = [self, poll] {
-    if (--poll->outstanding > 0)
+void watched_poll(const kafka_services& s, const poll_ptr& poll) {
+  bool wait = poll->max_wait_ms > 0 && poll->min_bytes > 0;
+  if (wait)
+    s.polls->add(poll);
+  auto finish = [s, poll, wait] {
+    if (--poll->outstanding > 0 || poll->answered)
       return;
-    auto found = bytes_found(*poll);
-    if (poll->max_wait_ms <= 0 || found >= static_cast<size_t>(std::max(poll->min_bytes, 0)) || any_error(*poll))
-      answer(poll);
+    if (!wait || bytes_found(*poll) >= static_cast<size_t>(poll->min_bytes) || any_error(*poll))
+      answer(s, *poll);
     else
-      round_two(self, poll);
+      s.self->delayed_send(s.self, std::chrono::milliseconds(poll->max_wait_ms), caf::timeout_atom_v, poll->id);
   };
   poll->outstanding = 1; // guard
   for (size_t i = 0; i < poll->targets.size(); ++i) {
@@ -137,51 +173,41 @@ void round_one(caf::io::broker* self, const poll_ptr& poll) {
       continue;
     ++poll->outstanding;
     auto req = t.request;
-    req.max_wait_ms = 0;
-    self->request(*t.actor, std::chrono::seconds(60), fetch_atom_v, req)
-      .then([poll, i, finish](fetch_result& r) { store(poll->slot(poll->targets[i]), std::move(r)); finish(); },
-            [poll, i, finish](caf::error& err) { store(poll->slot(poll->targets[i]), err); finish(); });
+    req.min_bytes = std::max(poll->min_bytes, 1);
+    req.max_wait_ms = wait ? poll->max_wait_ms : 0;
+    fetch_watch w{req, caf::actor_cast<caf::actor>(s.self), poll->reply.connection_key(), poll->id,
+                  static_cast<uint32_t>(i)};
+    s.self->request(*t.actor, partition_timeout, fetch_atom_v, std::move(w))
+      .then(
+        [poll, i, finish](fetch_result& r) {
+          if (!poll->answered)
+            store(poll->slot(i), std::move(r));
+          finish();
+        },
+        [poll, i, finish](caf::error& err) {
+          if (!poll->answered)
+            store(poll->slot(i), err);
+          finish();
+        });
   }
   finish();
 }
 
-void round_two(caf::io::broker* self, const poll_ptr& poll) {
-  auto found = bytes_found(*poll);
-  auto wait = std::chrono::milliseconds(poll->max_wait_ms);
-  poll->outstanding = 0;
-  for (size_t i = 0; i < poll->targets.size(); ++i) {
-    auto& t = poll->targets[i];
-    if (!t.actor)
-      continue;
-    ++poll->outstanding;
-    auto req = t.request;
-    auto own = poll->slot(t).records.size();
-    req.min_bytes = static_cast<int32_t>(std::max<int64_t>(1, poll->min_bytes - static_cast<int64_t>(found - own)));
-    req.max_wait_ms = poll->max_wait_ms;
-    self->request(*t.actor, wait + std::chrono::seconds(60), fetch_atom_v, req)
-      .then(
-        [poll, i](fetch_result& r) {
-          --poll->outstanding;
-          if (poll->answered)
-            return;
-          bool has_data = !r.records.empty();
-          store(poll->slot(poll->targets[i]), std::move(r));
-          if (has_data || poll->outstanding == 0)
-            answer(poll);
-        },
-        [poll, i](caf::error& err) {
-          --poll->outstanding;
-          if (poll->answered)
-            return;
-          store(poll->slot(poll->targets[i]), err);
-          answer(poll);
-        });
-  }
-  if (poll->outstanding == 0)
-    answer(poll);
+} // namespace
+
+void on_watch_data(const kafka_services& s, uint64_t poll_id, uint32_t slot, fetch_result&& r) {
+  auto poll = s.polls->find(poll_id);
+  if (!poll || slot >= poll->targets.size())
+    return; // answered already
+  store(poll->slot(slot), std::move(r));
+  if (poll->outstanding == 0) // else the first round's end answers, data now included
+    answer(s, *poll);
 }
 
-} // namespace
+void on_poll_timeout(const kafka_services& s, uint64_t poll_id) {
+  if (auto poll = s.polls->find(poll_id))
+    answer(s, *poll);
+}
 
 void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply& reply) {
   auto poll = std::make_shared<fetch_poll>(reply, req);
@@ -206,9 +232,9 @@ void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply
     }
   }
   if (poll->targets.size() == 1 && poll->targets.front().actor)
-    single_poll(s.self, poll);
+    single_poll(s, poll);
   else
-    round_one(s.self, poll);
+    watched_poll(s, poll);
 }
 
 } // namespace cafka

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <caf/actor.hpp>
 #include <caf/meta/type_name.hpp>
 
 #include "storage/topic_partition.hpp"
@@ -67,6 +68,24 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, fetch_request& x) {
   return f(caf::meta::type_name("fetch_request"), x.offset, x.max_bytes, x.min_bytes,
            x.max_wait_ms);
+}
+
+/// A fetch that never parks: answered at once with what there is, and if that is less
+/// than min_bytes the partition keeps a watch. The next append that gives min_bytes sends
+/// (fetch_atom, poll_id, slot, fetch_result) to `watcher`. A newer watch with the same
+/// `watcher_key` (one per client connection) replaces an older one, and a watch lapses
+/// after max_wait_ms, so a partition keeps at most one per live connection.
+struct fetch_watch {
+  fetch_request request;
+  caf::actor watcher;
+  uint64_t watcher_key = 0;
+  uint64_t poll_id = 0;
+  uint32_t slot = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, fetch_watch& x) {
+  return f(caf::meta::type_name("fetch_watch"), x.request, x.watcher, x.watcher_key, x.poll_id, x.slot);
 }
 
 /// Whole batches from the one holding the requested offset, all below the high watermark.

@@ -26,11 +26,17 @@ struct parked_fetch {
   caf::typed_response_promise<fetch_result> promise;
 };
 
+struct watch_entry {
+  fetch_watch watch;
+  int64_t deadline_ms = 0;
+};
+
 struct partition_state {
   static inline const char* name = "cafka.partition";
   std::shared_ptr<storage::partition_log> log;
   partition_context ctx;
   std::vector<parked_fetch> parked;
+  std::vector<watch_entry> watches;
   uint64_t next_fetch_id = 1;
   bool flush_in_flight = false;
 };
@@ -63,6 +69,39 @@ void answer_parked(self_ptr self, bool all) {
     *keep++ = std::move(p);
   }
   st.parked.erase(keep, st.parked.end());
+}
+
+// Sends the data a watch waited for to its watcher, for every watch that now has
+// min_bytes; drops lapsed ones.
+void fire_watches(self_ptr self, int64_t now) {
+  auto& st = self->state;
+  auto keep = st.watches.begin();
+  for (auto& w : st.watches) {
+    if (w.deadline_ms < now)
+      continue;
+    auto r = read_for(st, w.watch.request);
+    if (!r || r->records.size() >= static_cast<size_t>(std::max(w.watch.request.min_bytes, 1))) {
+      if (r)
+        caf::anon_send(w.watch.watcher, fetch_atom_v, w.watch.poll_id, w.watch.slot, std::move(*r));
+      continue;
+    }
+    *keep++ = std::move(w);
+  }
+  st.watches.erase(keep, st.watches.end());
+}
+
+// Keeps `w` as its watcher's only watch here, dropping lapsed ones on the way.
+void add_watch(partition_state& st, fetch_watch&& w, int64_t now) {
+  auto deadline = now + w.request.max_wait_ms;
+  auto key = w.watcher_key;
+  auto addr = w.watcher.address();
+  st.watches.erase(std::remove_if(st.watches.begin(), st.watches.end(),
+                                  [&](const watch_entry& e) {
+                                    return e.deadline_ms < now
+                                           || (e.watch.watcher_key == key && e.watch.watcher.address() == addr);
+                                  }),
+                   st.watches.end());
+  st.watches.push_back({std::move(w), deadline});
 }
 
 // Hands the fsync of everything appended so far to the I/O worker.
@@ -116,6 +155,8 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
         return to_caf_error(info.error());
       if (!st.parked.empty())
         answer_parked(self, false);
+      if (!st.watches.empty())
+        fire_watches(self, now);
       if (st.log->flush_due(now))
         start_flush(self);
       return produce_result{info->first_offset, -1, st.log->log_start_offset()};
@@ -132,6 +173,15 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       st.parked.push_back({id, req, promise});
       self->delayed_send(self, std::chrono::milliseconds(req.max_wait_ms), caf::timeout_atom_v, id);
       return promise;
+    },
+    [=](fetch_atom, fetch_watch& w) -> caf::result<fetch_result> {
+      auto& st = self->state;
+      auto r = read_for(st, w.request);
+      if (!r)
+        return r.error();
+      if (w.request.max_wait_ms > 0 && r->records.size() < static_cast<size_t>(std::max(w.request.min_bytes, 1)))
+        add_watch(st, std::move(w), st.ctx.now_ms());
+      return std::move(*r);
     },
     [=](list_offsets_atom, int64_t timestamp) -> caf::result<offset_answer> {
       auto& log = *self->state.log;

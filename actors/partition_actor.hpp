@@ -30,6 +30,9 @@ using partition_actor = caf::typed_actor<
   caf::replies_to<produce_atom, produce_request>::with<produce_result>,
   /// Reads from an offset, waiting up to max_wait_ms for min_bytes.
   caf::replies_to<fetch_atom, fetch_request>::with<fetch_result>,
+  /// Reads from an offset at once, watching for more when short of min_bytes (see
+  /// fetch_watch): how a fetch over several partitions waits without parking at each.
+  caf::replies_to<fetch_atom, fetch_watch>::with<fetch_result>,
   /// earliest_timestamp, latest_timestamp, or the first record at or after a timestamp.
   caf::replies_to<list_offsets_atom, int64_t>::with<offset_answer>,
   /// Offsets and size.
