@@ -35,6 +35,30 @@ int wait_for_exit(pid_t pid, int timeout_ms) {
   return -1;
 }
 
+// The ports of a complete "... listening: kafka HOST:PORT, caf HOST:PORT (log.dirs ...)"
+// line in `output`; caf 0 while there is no such line yet, kafka 0 if it names none.
+struct listening_ports {
+  uint16_t caf = 0;
+  uint16_t kafka = 0;
+};
+
+listening_ports parse_listening_line(const std::string& output) {
+  static const std::regex line{R"(listening: ([^\n]*)\n)"};
+  static const std::regex caf{R"((?:^|[ ,])caf ([^ ,]+):(\d+))"};
+  static const std::regex kafka{R"((?:^|[ ,])kafka ([^ ,]+):(\d+))"};
+  listening_ports ports;
+  std::smatch l;
+  if (!std::regex_search(output, l, line))
+    return ports; // only a whole line counts: the server may be half-way through writing it
+  auto listeners = l[1].str();
+  std::smatch m;
+  if (std::regex_search(listeners, m, caf))
+    ports.caf = static_cast<uint16_t>(std::stoi(m[2]));
+  if (std::regex_search(listeners, m, kafka))
+    ports.kafka = static_cast<uint16_t>(std::stoi(m[2]));
+  return ports;
+}
+
 } // namespace
 
 server_process::server_process(std::string log_dir, std::vector<std::string> overrides)
@@ -45,7 +69,8 @@ server_process::server_process(std::string log_dir, std::vector<std::string> ove
   if (out < 0)
     throw std::runtime_error("cannot open " + out_path_);
   std::vector<std::string> args{CAFKA_BINARY_DIR "/bin/cafka-server", CAFKA_SOURCE_DIR "/config/server.properties",
-                                "--override", "log.dirs=" + log_dir_, "--override", "caf.port=0"};
+                                "--override", "log.dirs=" + log_dir_, "--override", "caf.port=0",
+                                "--override", "listeners=PLAINTEXT://127.0.0.1:0"};
   for (auto& o : overrides) {
     args.push_back("--override");
     args.push_back(o);
@@ -63,10 +88,9 @@ server_process::server_process(std::string log_dir, std::vector<std::string> ove
     ::_exit(127);
   }
   ::close(out);
-  static const std::regex listening{R"(listening: caf [^ ]+:(\d+))"};
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(startup_timeout_ms);
-  std::smatch m;
-  while (!std::regex_search(output_, m, listening)) {
+  listening_ports ports;
+  while ((ports = parse_listening_line(output_)).caf == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       kill_hard();
       throw std::runtime_error("cafka-server did not start: " + output_);
@@ -80,7 +104,8 @@ server_process::server_process(std::string log_dir, std::vector<std::string> ove
     ::usleep(20'000);
     drain();
   }
-  caf_port_ = static_cast<uint16_t>(std::stoi(m[1]));
+  caf_port_ = ports.caf;
+  kafka_port_ = ports.kafka;
 }
 
 server_process::~server_process() {
