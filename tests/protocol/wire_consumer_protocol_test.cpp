@@ -15,8 +15,6 @@ using cafka::protocol::test::view;
 
 namespace {
 
-std::vector<char> bytes_of(const std::string& hex) { return from_hex(hex); }
-
 std::vector<char> encoded(const consumer_subscription& s) {
   std::vector<char> out;
   byte_writer w{out};

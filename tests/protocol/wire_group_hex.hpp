@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -30,6 +31,14 @@ inline std::string hex_bytes(std::string_view content_hex) {
   std::snprintf(length, sizeof length, "%08x ", static_cast<unsigned>(content.size()));
   return length + protocol::test::to_hex(protocol::test::view(content)) + " ";
 }
+
+/// The bytes of hex built with the helpers above.
+inline std::vector<char> bytes_of(const std::string& hex) {
+  return protocol::test::from_hex(hex);
+}
+
+/// The group id of every example, "my-group", as a STRING.
+inline const std::string group = hex_str("my-group");
 
 /// Consumer-protocol subscriptions as real clients send them for topic "test":
 /// kafka-python 2.0.2 and kafkajs send v0 (16 bytes, empty user data), librdkafka 2.0.2

@@ -1,24 +1,14 @@
-// The group sample requests (wire_samples_group.cpp) decode, and until there is a
-// coordinator each of them is answered with COORDINATOR_NOT_AVAILABLE (15) in its
-// version's exact response layout.
+// Until there is a coordinator every group request is answered with
+// COORDINATOR_NOT_AVAILABLE (15) in its version's exact response layout. That every group
+// sample is answered and no truncation of one is, is checked in wire_samples_test.cpp.
 #include <boost/test/unit_test.hpp>
 
-#include <set>
 #include <system_error>
-#include <utility>
 
 #include "protocol/wire/api_keys.hpp"
-#include "protocol/wire/find_coordinator.hpp"
-#include "protocol/wire/heartbeat.hpp"
-#include "protocol/wire/join_group.hpp"
-#include "protocol/wire/leave_group.hpp"
 #include "protocol/wire/not_yet_served.hpp"
-#include "protocol/wire/offset_commit.hpp"
-#include "protocol/wire/offset_fetch.hpp"
-#include "protocol/wire/sync_group.hpp"
 #include "test_support.hpp"
 #include "wire_group_hex.hpp"
-#include "wire_samples.hpp"
 
 using namespace cafka::wire;
 using namespace cafka::wire::test;
@@ -27,25 +17,6 @@ using cafka::protocol::test::to_hex;
 using cafka::protocol::test::view;
 
 namespace {
-
-const api_key group_apis[] = {api_key::find_coordinator, api_key::join_group,
-                              api_key::sync_group,       api_key::heartbeat,
-                              api_key::leave_group,      api_key::offset_commit,
-                              api_key::offset_fetch};
-
-// The decode error of `body` as a request of (key, version); empty if it decodes.
-std::error_code decode_error(int16_t key, int16_t version, bytes_view body) {
-  switch (static_cast<api_key>(key)) {
-    case api_key::find_coordinator: return decode_find_coordinator_request(body, version).error();
-    case api_key::join_group: return decode_join_group_request(body, version).error();
-    case api_key::sync_group: return decode_sync_group_request(body, version).error();
-    case api_key::heartbeat: return decode_heartbeat_request(body, version).error();
-    case api_key::leave_group: return decode_leave_group_request(body, version).error();
-    case api_key::offset_commit: return decode_offset_commit_request(body, version).error();
-    case api_key::offset_fetch: return decode_offset_fetch_request(body, version).error();
-    default: return std::make_error_code(std::errc::not_supported);
-  }
-}
 
 // The not-available answer to a request given as hex.
 std::vector<char> answer(api_key key, int16_t version, const std::string& request_hex) {
@@ -57,56 +28,9 @@ std::vector<char> answer(api_key key, int16_t version, const std::string& reques
   return out;
 }
 
-std::vector<char> bytes_of(const std::string& hex) { return from_hex(hex); }
-
-const std::string group = hex_str("my-group");
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(wire_group_not_served)
-
-BOOST_AUTO_TEST_CASE(samples_cover_every_advertised_version) {
-  std::set<std::pair<int16_t, int16_t>> have;
-  for (auto& s : group_request_samples())
-    have.insert({s.api_key, s.version});
-  size_t expected = 0;
-  for (auto key : group_apis) {
-    auto range = find_advertised(static_cast<int16_t>(key));
-    BOOST_REQUIRE(range);
-    for (int16_t v = range->min_version; v <= range->max_version; ++v) {
-      ++expected;
-      BOOST_TEST(have.count({range->api_key, v}) == 1u,
-                 api_name(range->api_key) << " v" << v << " has a sample");
-    }
-  }
-  BOOST_TEST(have.size() == expected); // nothing outside the ranges
-}
-
-BOOST_AUTO_TEST_CASE(every_sample_decodes_and_every_truncation_of_it_fails) {
-  for (auto& s : group_request_samples()) {
-    BOOST_TEST(!decode_error(s.api_key, s.version, view(s.body)),
-               api_name(s.api_key) << " v" << s.version);
-    for (size_t n = 0; n < s.body.size(); ++n)
-      BOOST_TEST(decode_error(s.api_key, s.version, {s.body.data(), n}),
-                 api_name(s.api_key) << " v" << s.version << " cut at " << n);
-  }
-}
-
-BOOST_AUTO_TEST_CASE(every_sample_is_answered_and_a_truncated_one_gets_no_answer) {
-  for (auto& s : group_request_samples()) {
-    std::vector<char> out;
-    byte_writer w{out};
-    BOOST_TEST(static_cast<bool>(encode_coordinator_not_available(s.api_key, s.version,
-                                                                  view(s.body), w)),
-               api_name(s.api_key) << " v" << s.version);
-    BOOST_TEST(!out.empty());
-    std::vector<char> none;
-    byte_writer nw{none};
-    auto cut = bytes_view{s.body.data(), s.body.size() - 1};
-    BOOST_TEST(!encode_coordinator_not_available(s.api_key, s.version, cut, nw));
-    BOOST_TEST(none.empty(), "nothing written for a malformed " << api_name(s.api_key));
-  }
-}
 
 BOOST_AUTO_TEST_CASE(another_api_is_not_answered) {
   std::vector<char> out;

@@ -7,6 +7,7 @@
 #include "protocol/wire/offset_fetch.hpp"
 #include "test_support.hpp"
 #include "wire_group_hex.hpp"
+#include "wire_test_support.hpp"
 
 using namespace cafka::wire;
 using namespace cafka::wire::test;
@@ -14,28 +15,6 @@ using cafka::protocol::errc;
 using cafka::protocol::test::err;
 using cafka::protocol::test::from_hex;
 using cafka::protocol::test::view;
-
-namespace {
-
-std::vector<char> bytes_of(const std::string& hex) { return from_hex(hex); }
-
-const std::string group = hex_str("my-group");
-
-std::vector<char> encoded(const offset_commit_response& resp, int16_t version) {
-  std::vector<char> out;
-  byte_writer w{out};
-  encode_offset_commit_response(resp, version, w);
-  return out;
-}
-
-std::vector<char> encoded(const offset_fetch_response& resp, int16_t version) {
-  std::vector<char> out;
-  byte_writer w{out};
-  encode_offset_fetch_response(resp, version, w);
-  return out;
-}
-
-} // namespace
 
 BOOST_AUTO_TEST_SUITE(wire_group_offsets)
 
@@ -126,9 +105,11 @@ BOOST_AUTO_TEST_CASE(offset_commit_responses) {
   resp.throttle_time_ms = 9;
   resp.topics.push_back({"test", {{0, 0}, {1, 22}}});
   auto topics = "00000001" + hex_str("test") + "00000002 00000000 0000 00000001 0016";
-  BOOST_TEST(encoded(resp, 2) == bytes_of(topics));
+  BOOST_TEST(encoded(resp, 2, encode_offset_commit_response) == bytes_of(topics));
   for (int16_t version = 3; version <= 7; ++version)
-    BOOST_TEST(encoded(resp, version) == bytes_of("00000009" + topics), "v" << version);
+    BOOST_TEST(encoded(resp, version, encode_offset_commit_response) ==
+                 bytes_of("00000009" + topics),
+               "v" << version);
 }
 
 // -- OffsetFetch ------------------------------------------------------------------------
@@ -188,26 +169,27 @@ const std::string unknown_v1 = "00000001 ffffffffffffffff ffff 0000";
 } // namespace
 
 BOOST_AUTO_TEST_CASE(offset_fetch_v1_response) {
-  BOOST_TEST(encoded(fetched(), 1) ==
+  BOOST_TEST(encoded(fetched(), 1, encode_offset_fetch_response) ==
              bytes_of("00000001" + hex_str("test") + "00000002" + committed_v1 + unknown_v1));
 }
 
 BOOST_AUTO_TEST_CASE(offset_fetch_v2_response_adds_top_level_error) {
   auto resp = fetched();
   resp.error_code = 16;
-  BOOST_TEST(encoded(resp, 2) == bytes_of("00000001" + hex_str("test") + "00000002" +
-                                          committed_v1 + unknown_v1 + "0010"));
+  BOOST_TEST(encoded(resp, 2, encode_offset_fetch_response) ==
+             bytes_of("00000001" + hex_str("test") + "00000002" + committed_v1 + unknown_v1 +
+                      "0010"));
 }
 
 BOOST_AUTO_TEST_CASE(offset_fetch_v3_response_adds_throttle_and_v4_is_v3) {
   auto v3 = bytes_of("00000004 00000001" + hex_str("test") + "00000002" + committed_v1 +
                      unknown_v1 + "0000");
-  BOOST_TEST(encoded(fetched(), 3) == v3);
-  BOOST_TEST(encoded(fetched(), 4) == v3);
+  BOOST_TEST(encoded(fetched(), 3, encode_offset_fetch_response) == v3);
+  BOOST_TEST(encoded(fetched(), 4, encode_offset_fetch_response) == v3);
 }
 
 BOOST_AUTO_TEST_CASE(offset_fetch_v5_response_adds_leader_epoch) {
-  BOOST_TEST(encoded(fetched(), 5) ==
+  BOOST_TEST(encoded(fetched(), 5, encode_offset_fetch_response) ==
              bytes_of("00000004 00000001" + hex_str("test") + "00000002" +
                       "00000000 000000000000002a 00000003" + hex_str("m") + "0000" +
                       "00000001 ffffffffffffffff ffffffff ffff 0000" + "0000"));

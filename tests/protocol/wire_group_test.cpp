@@ -10,6 +10,7 @@
 #include "protocol/wire/sync_group.hpp"
 #include "test_support.hpp"
 #include "wire_group_hex.hpp"
+#include "wire_test_support.hpp"
 
 using namespace cafka::wire;
 using namespace cafka::wire::test;
@@ -17,22 +18,6 @@ using cafka::protocol::errc;
 using cafka::protocol::test::err;
 using cafka::protocol::test::from_hex;
 using cafka::protocol::test::view;
-
-namespace {
-
-template <class Response, class Encode>
-std::vector<char> encoded(const Response& resp, int16_t version, Encode encode) {
-  std::vector<char> out;
-  byte_writer w{out};
-  encode(resp, version, w);
-  return out;
-}
-
-std::vector<char> bytes_of(const std::string& hex) { return from_hex(hex); }
-
-const std::string group = hex_str("my-group");
-
-} // namespace
 
 BOOST_AUTO_TEST_SUITE(wire_group)
 

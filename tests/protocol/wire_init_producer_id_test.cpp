@@ -2,10 +2,9 @@
 // and kafka-wire-notes.md §2f (v1 is v0 on the wire).
 #include <boost/test/unit_test.hpp>
 
-#include "protocol/wire/api_keys.hpp"
 #include "protocol/wire/init_producer_id.hpp"
 #include "test_support.hpp"
-#include "wire_samples.hpp"
+#include "wire_test_support.hpp"
 
 using namespace cafka::wire;
 using cafka::protocol::errc;
@@ -13,22 +12,12 @@ using cafka::protocol::test::err;
 using cafka::protocol::test::from_hex;
 using cafka::protocol::test::to_hex;
 using cafka::protocol::test::view;
+using cafka::wire::test::encoded;
 
 namespace {
 
-std::vector<cafka::wire::test::wire_sample> init_producer_id_samples() {
-  std::vector<cafka::wire::test::wire_sample> out;
-  for (auto& s : cafka::wire::test::admin_request_samples())
-    if (s.api_key == static_cast<int16_t>(api_key::init_producer_id))
-      out.push_back(s);
-  return out;
-}
-
 std::string encoded_hex(const init_producer_id_response& resp, int16_t version) {
-  std::vector<char> out;
-  byte_writer w{out};
-  encode_init_producer_id_response(resp, version, w);
-  return to_hex(view(out));
+  return to_hex(view(encoded(resp, version, encode_init_producer_id_response)));
 }
 
 } // namespace
@@ -65,27 +54,6 @@ BOOST_AUTO_TEST_CASE(hostile_id_length_fails) {
   auto req = decode_init_producer_id_request(view(body), 0);
   BOOST_REQUIRE(!req);
   BOOST_TEST(req.error() == err(errc::truncated));
-}
-
-BOOST_AUTO_TEST_CASE(samples_cover_every_version_and_decode) {
-  auto samples = init_producer_id_samples();
-  BOOST_REQUIRE_EQUAL(samples.size(), 2u);
-  for (int16_t v = 0; v <= 1; ++v) {
-    BOOST_TEST_CONTEXT("version " << v) {
-      BOOST_TEST(samples[v].version == v);
-      BOOST_TEST(decode_init_producer_id_request(view(samples[v].body), v).has_value());
-    }
-  }
-}
-
-BOOST_AUTO_TEST_CASE(every_truncation_of_a_sample_fails) {
-  for (auto& s : init_producer_id_samples()) {
-    for (size_t n = 0; n < s.body.size(); ++n) {
-      BOOST_TEST_CONTEXT("version " << s.version << ", " << n << " bytes") {
-        BOOST_TEST(!decode_init_producer_id_request({s.body.data(), n}, s.version));
-      }
-    }
-  }
 }
 
 BOOST_AUTO_TEST_CASE(encodes_v0_and_v1_response) {

@@ -17,7 +17,7 @@
 #include "protocol/wire/request.hpp"
 #include "protocol/wire/request_header.hpp"
 #include "test_support.hpp"
-#include "wire_samples.hpp"
+#include "wire_test_support.hpp"
 
 // Counting the largest single allocation while a decode runs: a hostile length must
 // not turn into a huge allocation. Only this thread's allocations inside watch() count.
@@ -36,20 +36,12 @@ void* operator new(size_t n) {
 // libstdc++'s operator delete frees with std::free, which matches the malloc above.
 
 using namespace cafka::wire;
+using cafka::wire::test::all_request_samples;
 using cafka::wire::test::wire_sample;
 
 namespace {
 
 constexpr size_t min_total_inputs = 1'000'000;
-
-std::vector<wire_sample> all_samples() {
-  auto out = cafka::wire::test::data_request_samples();
-  for (auto& s : cafka::wire::test::admin_request_samples())
-    out.push_back(s);
-  for (auto& s : cafka::wire::test::group_request_samples())
-    out.push_back(s);
-  return out;
-}
 
 // A request frame body: header v1 (v2 for flexible versions) then the sample's body.
 std::vector<char> frame_of(const wire_sample& s) {
@@ -153,12 +145,12 @@ bool feed(const std::vector<char>& frame) {
 BOOST_AUTO_TEST_SUITE(wire_mutation)
 
 BOOST_AUTO_TEST_CASE(every_sample_decodes) {
-  for (auto& s : all_samples())
+  for (auto& s : all_request_samples())
     BOOST_TEST(feed(frame_of(s)), "api " << s.api_key << " v" << s.version);
 }
 
 BOOST_AUTO_TEST_CASE(a_million_mutated_requests_are_refused_or_decoded_safely) {
-  auto samples = all_samples();
+  auto samples = all_request_samples();
   BOOST_REQUIRE(!samples.empty());
   auto per_sample = (min_total_inputs + samples.size() - 1) / samples.size();
   std::mt19937 gen{20261129};

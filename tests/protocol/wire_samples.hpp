@@ -15,7 +15,7 @@ struct wire_sample {
 
 /// Produce, Fetch, ListOffsets (wire_samples_data.cpp).
 std::vector<wire_sample> data_request_samples();
-/// Metadata, CreateTopics, DeleteTopics, InitProducerId (wire_samples_admin.cpp).
+/// ApiVersions, Metadata, CreateTopics, DeleteTopics, InitProducerId (wire_samples_admin.cpp).
 std::vector<wire_sample> admin_request_samples();
 /// FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
 /// OffsetFetch (wire_samples_group.cpp).

@@ -1,5 +1,5 @@
-// Valid request bodies for Metadata v0-6, CreateTopics v0-4, DeleteTopics v0-3 and
-// InitProducerId v0-1, one per version, written field by field with byte_writer (the
+// Valid request bodies for ApiVersions v0-3, Metadata v0-6, CreateTopics v0-4, DeleteTopics
+// v0-3 and InitProducerId v0-1, one per version, written field by field with byte_writer (the
 // codec tests check the same layouts against hand-written hex).
 #include <initializer_list>
 #include <string>
@@ -18,6 +18,19 @@ void write_strings(byte_writer& w, std::initializer_list<const char*> names) {
   w.write_i32(static_cast<int32_t>(names.size()));
   for (auto name : names)
     w.write_string(name);
+}
+
+// v0-v2 have no body; v3 names the client like librdkafka 2.0.2 (flexible: compact
+// strings and an empty tag buffer).
+std::vector<char> api_versions_body(int16_t version) {
+  std::vector<char> out;
+  byte_writer w{out};
+  if (version >= 3) {
+    write_compact_string(w, "librdkafka");
+    write_compact_string(w, "2.0.2");
+    write_empty_tagged_fields(w);
+  }
+  return out;
 }
 
 std::vector<char> metadata_body(int16_t version) {
@@ -88,6 +101,8 @@ std::vector<char> init_producer_id_body(int16_t version) {
 
 std::vector<wire_sample> admin_request_samples() {
   std::vector<wire_sample> out;
+  for (int16_t v = 0; v <= 3; ++v)
+    out.push_back({key(api_key::api_versions), v, api_versions_body(v)});
   for (int16_t v = 0; v <= 6; ++v)
     out.push_back({key(api_key::metadata), v, metadata_body(v)});
   for (int16_t v = 0; v <= 4; ++v)

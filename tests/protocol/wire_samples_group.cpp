@@ -21,8 +21,6 @@ wire_sample sample(int16_t key, int16_t version, const std::string& hex) {
   return {key, version, from_hex(hex)};
 }
 
-const std::string group = hex_str("my-group");
-
 void add_find_coordinator(std::vector<wire_sample>& out) {
   out.push_back(sample(find_coordinator, 0, group));                // kafka-python
   out.push_back(sample(find_coordinator, 1, group + "00"));         // key_type group
