@@ -33,7 +33,13 @@ void* operator new(size_t n) {
     return p;
   throw std::bad_alloc{};
 }
-// libstdc++'s operator delete frees with std::free, which matches the malloc above.
+// The matching deletes (AddressSanitizer checks that new and delete pair up; GCC cannot
+// see that these two do).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 using namespace cafka::wire;
 using cafka::wire::test::all_request_samples;
