@@ -205,4 +205,11 @@ message partition_reader::poll(int timeout_ms) {
   return message{rd_kafka_consume_queue(queue_.get(), timeout_ms)};
 }
 
+void partition_reader::poll_batch(int timeout_ms, size_t max, std::vector<message>& out) {
+  std::vector<rd_kafka_message_t*> got(max);
+  auto n = rd_kafka_consume_batch_queue(queue_.get(), timeout_ms, got.data(), max);
+  for (ssize_t i = 0; i < n; ++i)
+    out.emplace_back(got[static_cast<size_t>(i)]);
+}
+
 } // namespace cafka::perf
