@@ -58,6 +58,8 @@ bool read_once(rd_kafka_t* rk, const settings& s, const std::vector<watermarks>&
       return false;
     }
     for (auto& m : batch) {
+      if (out.records >= wanted)
+        break;
       if (m->err) {
         if (out.first_error.empty())
           out.first_error = rd_kafka_message_errstr(m.get());

@@ -206,10 +206,15 @@ message partition_reader::poll(int timeout_ms) {
 }
 
 void partition_reader::poll_batch(int timeout_ms, size_t max, std::vector<message>& out) {
+  // The batch call waits until it has `max` records or the timeout passed, so take what
+  // is there without waiting, and wait for one record only when there is none.
   std::vector<rd_kafka_message_t*> got(max);
-  auto n = rd_kafka_consume_batch_queue(queue_.get(), timeout_ms, got.data(), max);
+  auto n = rd_kafka_consume_batch_queue(queue_.get(), 0, got.data(), max);
   for (ssize_t i = 0; i < n; ++i)
     out.emplace_back(got[static_cast<size_t>(i)]);
+  if (n <= 0)
+    if (auto m = poll(timeout_ms))
+      out.push_back(std::move(m));
 }
 
 } // namespace cafka::perf

@@ -119,7 +119,8 @@ public:
 
   /// The next record (or error), or null after `timeout_ms` without one.
   message poll(int timeout_ms);
-  /// Up to `max` records (or errors) at once, appended to `out`; none after `timeout_ms`.
+  /// Up to `max` records (or errors) at once, appended to `out`: what is there, or
+  /// else the first to arrive within `timeout_ms`.
   /// Cheaper per record than poll(), which matters when the client is the bottleneck.
   void poll_batch(int timeout_ms, size_t max, std::vector<message>& out);
 
