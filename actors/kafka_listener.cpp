@@ -40,6 +40,7 @@ void close_connection(listener_ptr self, const std::shared_ptr<kafka_connection>
   conn->open = false;
   self->close(conn->hdl);
   self->state.conns.erase(conn->hdl);
+  forget_connection(self->state.services, static_cast<uint64_t>(conn->hdl.id()));
 }
 
 // Serves one request frame; false means the connection must close (already logged).
@@ -145,13 +146,14 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
         it->second->open = false;
         self->state.conns.erase(it);
       }
+      forget_connection(self->state.services, static_cast<uint64_t>(msg.handle.id()));
     },
     [=](const caf::io::acceptor_closed_msg&) {},
     [=](node_actor& node) { self->state.services.node = std::move(node); },
-    [=](fetch_atom, uint64_t poll_id, uint32_t slot, fetch_result& r) {
-      on_watch_data(self->state.services, poll_id, slot, std::move(r));
+    [=](fetch_atom, uint64_t connection_key, topic_partition& tp, fetch_result& r) {
+      on_watch_data(self->state.services, connection_key, tp, std::move(r));
     },
-    [=](caf::timeout_atom, uint64_t poll_id) { on_poll_timeout(self->state.services, poll_id); },
+    [=](caf::timeout_atom, uint64_t timer_id) { on_poll_timeout(self->state.services, timer_id); },
   };
 }
 

@@ -37,10 +37,13 @@ void serve(const kafka_services& s, wire::api_versions_request&& req, const kafk
 void serve(const kafka_services& s, wire::metadata_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::produce_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply& reply);
-/// A watched partition's data for the waiting fetch `poll_id` (see fetch_watch).
-void on_watch_data(const kafka_services& s, uint64_t poll_id, uint32_t slot, fetch_result&& r);
-/// The max_wait_ms of the waiting fetch `poll_id` ended.
-void on_poll_timeout(const kafka_services& s, uint64_t poll_id);
+/// A watched partition's data for connection `connection_key` (see fetch_watch).
+void on_watch_data(const kafka_services& s, uint64_t connection_key, const topic_partition& tp,
+                   fetch_result&& r);
+/// The fetch timer `timer_id` fired: fetches whose max_wait_ms ended are answered.
+void on_poll_timeout(const kafka_services& s, uint64_t timer_id);
+/// Drops what the fetch code keeps for a closed connection.
+void forget_connection(const kafka_services& s, uint64_t connection_key);
 
 void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);

@@ -13,8 +13,10 @@ namespace cafka {
 
 namespace {
 
-// Local partition actors always answer; the bound only guards against a lost reply.
-constexpr auto partition_timeout = std::chrono::seconds(60);
+// Partition actors live in this process and answer every request, or CAF answers for
+// them with an error once they are gone. A finite timeout would cost two operations on
+// CAF's clock thread per request (schedule, cancel): a context switch each.
+constexpr auto partition_timeout = caf::infinite;
 
 int16_t code_of(const caf::error& err) { return protocol::wire_code(to_kafka_error(err)); }
 int16_t code_of(kafka_error e) { return protocol::wire_code(e); }

@@ -2,12 +2,16 @@
 //
 // One partition: its actor parks the request until min_bytes or max_wait_ms.
 // Several: every partition answers at once with what it has and, when short of
-// min_bytes, keeps a watch (fetch_watch). If the answers together reach min_bytes (or
-// the client does not wait, or a partition failed) the response goes out; otherwise the
-// first watch that fires with data answers the whole request, or max_wait_ms ends it.
-// min_bytes is thus counted per partition while waiting (exact for the usual 1 byte).
+// min_bytes, keeps a watch for this connection (fetch_watch). If the answers together
+// reach min_bytes (or the client does not wait, or a partition failed) the response goes
+// out; otherwise the first watch that fires with data answers the whole request, or
+// max_wait_ms ends it. A partition whose watch for this connection is still armed at the
+// same offset is not asked again: a consumer that follows six partitions, one of them
+// busy, costs one partition round trip per fetch instead of six.
+// min_bytes is counted per partition while waiting (exact for the usual 1 byte).
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <unordered_map>
 
 #include <caf/all.hpp>
@@ -20,14 +24,26 @@ namespace cafka {
 
 namespace {
 
-// Local partition actors always answer; the bound only guards against a lost reply.
-constexpr auto partition_timeout = std::chrono::seconds(60);
+// Partition actors live in this process and answer every request, or CAF answers for
+// them with an error once they are gone. A finite timeout would cost two operations on
+// CAF's clock thread per request (schedule, cancel): a context switch each.
+constexpr auto partition_timeout = caf::infinite;
 
 struct fetch_target {
   size_t topic = 0;     ///< index into the response's topics
   size_t partition = 0; ///< index into that topic's partitions
+  topic_partition tp;
   std::optional<partition_actor> actor;
   fetch_request request;
+};
+
+// What a connection knows of its watch at one partition.
+struct watch_mark {
+  caf::actor_addr partition; ///< the actor holding the watch (a recreated topic has new ones)
+  int64_t offset = -1;       ///< the fetch offset the watch waits beyond
+  int64_t valid_until = 0;   ///< ms; the partition keeps the watch at least this long
+  int64_t high_watermark = -1;
+  int64_t log_start_offset = -1;
 };
 
 struct fetch_poll {
@@ -39,6 +55,7 @@ struct fetch_poll {
   int32_t min_bytes;
   int32_t max_wait_ms;
   uint64_t id = 0;
+  caf::actor_clock::time_point deadline; ///< while waiting for watch data
   wire::fetch_response response;
   std::vector<fetch_target> targets;
   size_t outstanding = 0;
@@ -105,6 +122,11 @@ bool any_error(const fetch_poll& poll) {
 
 class fetch_polls {
 public:
+  struct connection_state {
+    std::map<topic_partition, watch_mark> armed; ///< unfired watches of this connection
+    poll_ptr current;                            ///< its fetch being served, if any
+  };
+
   uint64_t add(poll_ptr p) {
     p->id = ++last_id_;
     waiting_.emplace(p->id, std::move(p));
@@ -122,10 +144,52 @@ public:
     auto it = waiting_.find(id);
     return it == waiting_.end() ? nullptr : it->second;
   }
+  /// The waiting fetches whose deadline passed.
+  std::vector<poll_ptr> expired(caf::actor_clock::time_point now) const {
+    std::vector<poll_ptr> out;
+    for (auto& [id, p] : waiting_)
+      if (p->deadline <= now)
+        out.push_back(p);
+    return out;
+  }
+  /// The earliest deadline of a waiting fetch, or time_point::max().
+  caf::actor_clock::time_point earliest_deadline() const {
+    auto out = caf::actor_clock::time_point::max();
+    for (auto& [id, p] : waiting_)
+      out = std::min(out, p->deadline);
+    return out;
+  }
+
+  /// One timer for all waiting fetches (a timer each would wake CAF's clock thread per
+  /// fetch): the id of a timer to start for `deadline`, or 0 when the pending one fires
+  /// early enough.
+  uint64_t arm(caf::actor_clock::time_point deadline) {
+    if (timer_at_ != caf::actor_clock::time_point{} && timer_at_ <= deadline)
+      return 0;
+    timer_at_ = deadline;
+    return ++timer_id_;
+  }
+  /// Whether timer `id` is the pending one (it then is no longer pending).
+  bool fire(uint64_t id) {
+    if (id != timer_id_)
+      return false;
+    timer_at_ = {};
+    return true;
+  }
+
+  connection_state& connection(uint64_t key) { return connections_[key]; }
+  connection_state* find_connection(uint64_t key) {
+    auto it = connections_.find(key);
+    return it == connections_.end() ? nullptr : &it->second;
+  }
+  void forget(uint64_t key) { connections_.erase(key); }
 
 private:
   uint64_t last_id_ = 0;
+  caf::actor_clock::time_point timer_at_{};
+  uint64_t timer_id_ = 0;
   std::unordered_map<uint64_t, poll_ptr> waiting_;
+  std::unordered_map<uint64_t, connection_state> connections_;
 };
 
 std::shared_ptr<fetch_polls> make_fetch_polls() { return std::make_shared<fetch_polls>(); }
@@ -138,7 +202,9 @@ void answer(const kafka_services& s, fetch_poll& poll) {
     return;
   poll.answered = true;
   if (poll.id != 0)
-    s.polls->take(poll.id); // late watch data and the timeout find nothing
+    s.polls->take(poll.id); // a late timeout finds nothing
+  if (auto c = s.polls->find_connection(poll.reply.connection_key()); c && c->current.get() == &poll)
+    c->current.reset(); // late watch data finds nothing
   apply_max_bytes(poll);
   auto version = poll.reply.version();
   poll.reply.send([&](wire::byte_writer& w) { wire::encode_fetch_response(poll.response, version, w); });
@@ -148,38 +214,68 @@ void single_poll(const kafka_services& s, const poll_ptr& poll) {
   auto req = poll->targets.front().request;
   req.min_bytes = std::max(poll->min_bytes, 0);
   req.max_wait_ms = poll->min_bytes > 0 ? std::max(poll->max_wait_ms, 0) : 0; // min_bytes 0: no wait
-  s.self->request(*poll->targets.front().actor, std::chrono::milliseconds(req.max_wait_ms) + partition_timeout,
+  s.self->request(*poll->targets.front().actor, partition_timeout,
                   fetch_atom_v, req)
     .then([s, poll](fetch_result& r) { store(poll->slot(0), std::move(r)); answer(s, *poll); },
           [s, poll](caf::error& err) { store(poll->slot(0), err); answer(s, *poll); });
 }
 
+void arm_timer(const kafka_services& s, caf::actor_clock::time_point deadline) {
+  if (auto id = s.polls->arm(deadline)) {
+    auto delay = std::max(deadline - s.self->clock().now(), caf::actor_clock::duration_type{0});
+    s.self->delayed_send(s.self, delay, caf::timeout_atom_v, id);
+  }
+}
+
 void watched_poll(const kafka_services& s, const poll_ptr& poll) {
   bool wait = poll->max_wait_ms > 0 && poll->min_bytes > 0;
-  if (wait)
+  auto key = poll->reply.connection_key();
+  auto& conn = s.polls->connection(key);
+  if (wait) {
+    poll->deadline = s.self->clock().now() + std::chrono::milliseconds(poll->max_wait_ms);
     s.polls->add(poll);
+    conn.current = poll;
+  }
   auto finish = [s, poll, wait] {
     if (--poll->outstanding > 0 || poll->answered)
       return;
     if (!wait || bytes_found(*poll) >= static_cast<size_t>(poll->min_bytes) || any_error(*poll))
       answer(s, *poll);
     else
-      s.self->delayed_send(s.self, std::chrono::milliseconds(poll->max_wait_ms), caf::timeout_atom_v, poll->id);
+      arm_timer(s, poll->deadline);
   };
+  auto now = s.now_ms();
   poll->outstanding = 1; // guard
   for (size_t i = 0; i < poll->targets.size(); ++i) {
     auto& t = poll->targets[i];
     if (!t.actor)
       continue;
+    auto mark = conn.armed.find(t.tp);
+    if (wait && mark != conn.armed.end() && mark->second.partition == t.actor->address()
+        && mark->second.offset == t.request.offset && mark->second.valid_until >= now + poll->max_wait_ms) {
+      // Nothing new here since the watch was set, or it would have fired.
+      auto& out = poll->slot(i);
+      out.high_watermark = out.last_stable_offset = mark->second.high_watermark;
+      out.log_start_offset = mark->second.log_start_offset;
+      continue;
+    }
     ++poll->outstanding;
     auto req = t.request;
     req.min_bytes = std::max(poll->min_bytes, 1);
     req.max_wait_ms = wait ? poll->max_wait_ms : 0;
-    fetch_watch w{req, caf::actor_cast<caf::actor>(s.self), poll->reply.connection_key(), poll->id,
-                  static_cast<uint32_t>(i)};
+    auto valid_until = now + req.max_wait_ms + fetch_watch_grace_ms;
+    auto partition = t.actor->address();
+    fetch_watch w{req, caf::actor_cast<caf::actor>(s.self), key};
     s.self->request(*t.actor, partition_timeout, fetch_atom_v, std::move(w))
       .then(
-        [poll, i, finish](fetch_result& r) {
+        [s, poll, i, key, req, valid_until, partition, finish](fetch_result& r) {
+          // A reply short of min_bytes means the partition now watches for this connection.
+          auto& conn = s.polls->connection(key);
+          auto& tp = poll->targets[i].tp;
+          if (req.max_wait_ms > 0 && r.records.size() < static_cast<size_t>(req.min_bytes))
+            conn.armed[tp] = watch_mark{partition, req.offset, valid_until, r.high_watermark, r.log_start_offset};
+          else
+            conn.armed.erase(tp);
           if (!poll->answered)
             store(poll->slot(i), std::move(r));
           finish();
@@ -195,19 +291,36 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
 
 } // namespace
 
-void on_watch_data(const kafka_services& s, uint64_t poll_id, uint32_t slot, fetch_result&& r) {
-  auto poll = s.polls->find(poll_id);
-  if (!poll || slot >= poll->targets.size())
-    return; // answered already
-  store(poll->slot(slot), std::move(r));
-  if (poll->outstanding == 0) // else the first round's end answers, data now included
-    answer(s, *poll);
+void on_watch_data(const kafka_services& s, uint64_t connection_key, const topic_partition& tp,
+                   fetch_result&& r) {
+  auto conn = s.polls->find_connection(connection_key);
+  if (!conn)
+    return; // the connection is gone
+  conn->armed.erase(tp); // a watch fires once
+  auto poll = conn->current;
+  if (!poll || poll->answered)
+    return; // the next fetch asks the partition again
+  for (size_t i = 0; i < poll->targets.size(); ++i) {
+    if (!(poll->targets[i].tp == tp))
+      continue;
+    store(poll->slot(i), std::move(r));
+    if (poll->outstanding == 0) // else the first round's end answers, data now included
+      answer(s, *poll);
+    return;
+  }
 }
 
-void on_poll_timeout(const kafka_services& s, uint64_t poll_id) {
-  if (auto poll = s.polls->find(poll_id))
+void on_poll_timeout(const kafka_services& s, uint64_t timer_id) {
+  if (!s.polls->fire(timer_id))
+    return; // an earlier deadline's timer took its place
+  for (auto& poll : s.polls->expired(s.self->clock().now()))
     answer(s, *poll);
+  auto next = s.polls->earliest_deadline();
+  if (next != caf::actor_clock::time_point::max())
+    arm_timer(s, next);
 }
+
+void forget_connection(const kafka_services& s, uint64_t connection_key) { s.polls->forget(connection_key); }
 
 void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply& reply) {
   auto poll = std::make_shared<fetch_poll>(reply, req);
@@ -222,8 +335,9 @@ void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply
       auto& part = topic.partitions[p];
       auto& out = resp.topics[t].partitions[p];
       out.partition_index = part.partition;
-      fetch_target target{t, p, std::nullopt, fetch_request{part.fetch_offset, part.partition_max_bytes, 1, 0}};
-      auto route = routes->find(topic_partition{topic.topic, part.partition});
+      topic_partition tp{topic.topic, part.partition};
+      fetch_target target{t, p, tp, std::nullopt, fetch_request{part.fetch_offset, part.partition_max_bytes, 1, 0}};
+      auto route = routes->find(tp);
       if (route == routes->end())
         out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
       else

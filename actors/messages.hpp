@@ -72,20 +72,22 @@ typename Inspector::result_type inspect(Inspector& f, fetch_request& x) {
 
 /// A fetch that never parks: answered at once with what there is, and if that is less
 /// than min_bytes the partition keeps a watch. The next append that gives min_bytes sends
-/// (fetch_atom, poll_id, slot, fetch_result) to `watcher`. A newer watch with the same
-/// `watcher_key` (one per client connection) replaces an older one, and a watch lapses
-/// after max_wait_ms, so a partition keeps at most one per live connection.
+/// (fetch_atom, watcher_key, topic_partition, fetch_result) to `watcher`, once. A newer
+/// watch with the same `watcher_key` (one per client connection) replaces an older one,
+/// and a watch lapses fetch_watch_grace_ms after max_wait_ms, so a partition keeps at most
+/// one per live connection, and the watcher may rely on an unfired watch for a while
+/// without asking the partition again (Kafka's fetch sessions serve the same end).
 struct fetch_watch {
   fetch_request request;
   caf::actor watcher;
   uint64_t watcher_key = 0;
-  uint64_t poll_id = 0;
-  uint32_t slot = 0;
 };
+
+constexpr int64_t fetch_watch_grace_ms = 30'000;
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, fetch_watch& x) {
-  return f(caf::meta::type_name("fetch_watch"), x.request, x.watcher, x.watcher_key, x.poll_id, x.slot);
+  return f(caf::meta::type_name("fetch_watch"), x.request, x.watcher, x.watcher_key);
 }
 
 /// Whole batches from the one holding the requested offset, all below the high watermark.

@@ -21,7 +21,7 @@ namespace {
 constexpr int64_t max_flush_tick_ms = 24LL * 60 * 60 * 1000;
 
 struct parked_fetch {
-  uint64_t id = 0;
+  caf::actor_clock::time_point deadline;
   fetch_request request;
   caf::typed_response_promise<fetch_result> promise;
 };
@@ -37,7 +37,10 @@ struct partition_state {
   partition_context ctx;
   std::vector<parked_fetch> parked;
   std::vector<watch_entry> watches;
-  uint64_t next_fetch_id = 1;
+  /// The one pending deadline timer (a timer per parked fetch would cost a wake-up of
+  /// CAF's clock thread per fetch); time_point{} when none is pending.
+  caf::actor_clock::time_point timer_at{};
+  uint64_t timer_id = 0;
   bool flush_in_flight = false;
 };
 
@@ -82,7 +85,7 @@ void fire_watches(self_ptr self, int64_t now) {
     auto r = read_for(st, w.watch.request);
     if (!r || r->records.size() >= static_cast<size_t>(std::max(w.watch.request.min_bytes, 1))) {
       if (r)
-        caf::anon_send(w.watch.watcher, fetch_atom_v, w.watch.poll_id, w.watch.slot, std::move(*r));
+        caf::anon_send(w.watch.watcher, fetch_atom_v, w.watch.watcher_key, st.ctx.tp, std::move(*r));
       continue;
     }
     *keep++ = std::move(w);
@@ -92,7 +95,7 @@ void fire_watches(self_ptr self, int64_t now) {
 
 // Keeps `w` as its watcher's only watch here, dropping lapsed ones on the way.
 void add_watch(partition_state& st, fetch_watch&& w, int64_t now) {
-  auto deadline = now + w.request.max_wait_ms;
+  auto deadline = now + w.request.max_wait_ms + fetch_watch_grace_ms;
   auto key = w.watcher_key;
   auto addr = w.watcher.address();
   st.watches.erase(std::remove_if(st.watches.begin(), st.watches.end(),
@@ -102,6 +105,17 @@ void add_watch(partition_state& st, fetch_watch&& w, int64_t now) {
                                   }),
                    st.watches.end());
   st.watches.push_back({std::move(w), deadline});
+}
+
+// Makes sure a timer fires by `deadline`: one timer for all parked fetches, re-armed
+// only for an earlier deadline (with a fixed max_wait_ms, deadlines only grow).
+void arm_deadline_timer(self_ptr self, caf::actor_clock::time_point deadline) {
+  auto& st = self->state;
+  if (st.timer_at != caf::actor_clock::time_point{} && st.timer_at <= deadline)
+    return;
+  st.timer_at = deadline;
+  auto delay = std::max(deadline - self->clock().now(), caf::actor_clock::duration_type{0});
+  self->delayed_send(self, delay, caf::timeout_atom_v, ++st.timer_id);
 }
 
 // Hands the fsync of everything appended so far to the I/O worker.
@@ -168,10 +182,10 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
         return r.error();
       if (req.max_wait_ms <= 0 || r->records.size() >= static_cast<size_t>(std::max(req.min_bytes, 1)))
         return std::move(*r);
-      auto id = st.next_fetch_id++;
       auto promise = self->make_response_promise<fetch_result>();
-      st.parked.push_back({id, req, promise});
-      self->delayed_send(self, std::chrono::milliseconds(req.max_wait_ms), caf::timeout_atom_v, id);
+      auto deadline = self->clock().now() + std::chrono::milliseconds(req.max_wait_ms);
+      st.parked.push_back({deadline, req, promise});
+      arm_deadline_timer(self, deadline);
       return promise;
     },
     [=](fetch_atom, fetch_watch& w) -> caf::result<fetch_result> {
@@ -224,16 +238,27 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
     },
     [=](caf::timeout_atom, uint64_t id) {
       auto& st = self->state;
-      auto it = std::find_if(st.parked.begin(), st.parked.end(),
-                             [id](const parked_fetch& p) { return p.id == id; });
-      if (it == st.parked.end())
-        return; // answered by an append already
-      auto r = read_for(st, it->request);
-      if (r)
-        it->promise.deliver(std::move(*r));
-      else
-        it->promise.deliver(r.error());
-      st.parked.erase(it);
+      if (id != st.timer_id)
+        return; // superseded by an earlier deadline's timer
+      st.timer_at = {};
+      auto now = self->clock().now();
+      auto next = caf::actor_clock::time_point::max();
+      auto keep = st.parked.begin();
+      for (auto& p : st.parked) {
+        if (p.deadline > now) {
+          next = std::min(next, p.deadline);
+          *keep++ = std::move(p);
+          continue;
+        }
+        auto r = read_for(st, p.request);
+        if (r)
+          p.promise.deliver(std::move(*r));
+        else
+          p.promise.deliver(r.error());
+      }
+      st.parked.erase(keep, st.parked.end());
+      if (!st.parked.empty())
+        arm_deadline_timer(self, next);
     },
     [=](caf::tick_atom) {
       if (self->state.log->flush_due(self->state.ctx.now_ms()))
