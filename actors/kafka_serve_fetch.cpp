@@ -214,8 +214,7 @@ void single_poll(const kafka_services& s, const poll_ptr& poll) {
   auto req = poll->targets.front().request;
   req.min_bytes = std::max(poll->min_bytes, 0);
   req.max_wait_ms = poll->min_bytes > 0 ? std::max(poll->max_wait_ms, 0) : 0; // min_bytes 0: no wait
-  s.self->request(*poll->targets.front().actor, partition_timeout,
-                  fetch_atom_v, req)
+  s.self->request(*poll->targets.front().actor, partition_timeout, fetch_atom_v, req)
     .then([s, poll](fetch_result& r) { store(poll->slot(0), std::move(r)); answer(s, *poll); },
           [s, poll](caf::error& err) { store(poll->slot(0), err); answer(s, *poll); });
 }
@@ -270,12 +269,13 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
       .then(
         [s, poll, i, key, req, valid_until, partition, finish](fetch_result& r) {
           // A reply short of min_bytes means the partition now watches for this connection.
-          auto& conn = s.polls->connection(key);
-          auto& tp = poll->targets[i].tp;
-          if (req.max_wait_ms > 0 && r.records.size() < static_cast<size_t>(req.min_bytes))
-            conn.armed[tp] = watch_mark{partition, req.offset, valid_until, r.high_watermark, r.log_start_offset};
-          else
-            conn.armed.erase(tp);
+          if (auto conn = s.polls->find_connection(key)) {
+            auto& tp = poll->targets[i].tp;
+            if (req.max_wait_ms > 0 && r.records.size() < static_cast<size_t>(req.min_bytes))
+              conn->armed[tp] = watch_mark{partition, req.offset, valid_until, r.high_watermark, r.log_start_offset};
+            else
+              conn->armed.erase(tp);
+          }
           if (!poll->answered)
             store(poll->slot(i), std::move(r));
           finish();
