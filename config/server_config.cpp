@@ -244,6 +244,12 @@ std::vector<key_spec> make_registry() {
   r.push_back(integer_key("offsets.retention.minutes", "10080", {1, int_max},
                           &sc::offsets_retention_minutes,
                           "keep the committed offsets of an empty group this long"));
+  r.push_back(integer_key("offsets.topic.num.partitions", "50", {1, int_max},
+                          &sc::offsets_topic_num_partitions,
+                          "partitions of __consumer_offsets; do not change once it exists"));
+  r.push_back(integer_key("offsets.retention.check.interval.ms", "600000", {1, long_max},
+                          &sc::offsets_retention_check_interval_ms,
+                          "how often the offsets of empty groups are checked for expiry"));
   r.push_back(integer_key("caf.port", "9192", {0, 65535}, &sc::caf_port,
                           "CAF middleman port for brokers and cafka's C++ client (0 = any)"));
   return r;
@@ -315,6 +321,7 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.auto_create_topics_enable, c.delete_topic_enable,
                     c.replica_lag_time_max_ms, c.socket_request_max_bytes,
                     c.group_initial_rebalance_delay_ms, c.offsets_retention_minutes,
+                    c.offsets_topic_num_partitions, c.offsets_retention_check_interval_ms,
                     c.caf_port);
   };
   return fields(a) == fields(b);

@@ -78,6 +78,10 @@ struct server_config {
   int32_t group_initial_rebalance_delay_ms = 3000;
   /// offsets.retention.minutes (>= 1): keep committed offsets of an empty group this long.
   int32_t offsets_retention_minutes = 10080;
+  /// offsets.topic.num.partitions (>= 1): partitions of __consumer_offsets (keep it fixed).
+  int32_t offsets_topic_num_partitions = 50;
+  /// offsets.retention.check.interval.ms (>= 1): how often expired offsets are removed.
+  int64_t offsets_retention_check_interval_ms = 600000;
   /// caf.port (0..65535): the CAF middleman port for brokers and cafka's C++ client.
   uint16_t caf_port = 9192;
 };

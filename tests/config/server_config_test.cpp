@@ -73,6 +73,8 @@ BOOST_AUTO_TEST_CASE(every_default) {
   BOOST_TEST(c.socket_request_max_bytes == 104857600);
   BOOST_TEST(c.group_initial_rebalance_delay_ms == 3000);
   BOOST_TEST(c.offsets_retention_minutes == 10080);
+  BOOST_TEST(c.offsets_topic_num_partitions == 50);
+  BOOST_TEST(c.offsets_retention_check_interval_ms == 600000);
   BOOST_TEST(c.caf_port == 9192);
 }
 
@@ -105,9 +107,10 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "log.index.interval.bytes", "log.index.size.max.bytes", "message.max.bytes",
                     "auto.create.topics.enable", "replica.lag.time.max.ms",
                     "socket.request.max.bytes", "group.initial.rebalance.delay.ms",
-                    "offsets.retention.minutes", "delete.topic.enable", "caf.port"})
+                    "offsets.retention.minutes", "offsets.topic.num.partitions",
+                    "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 30u);
+  BOOST_TEST(names.size() == 32u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -140,6 +143,8 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
                      "socket.request.max.bytes=1\n"
                      "group.initial.rebalance.delay.ms=0\n"
                      "offsets.retention.minutes=1\n"
+                     "offsets.topic.num.partitions=1\n"
+                     "offsets.retention.check.interval.ms=1\n"
                      "caf.port=65535\n");
   BOOST_TEST(c.broker_id == 5);
   BOOST_REQUIRE(c.listeners.size() == 2u);
@@ -168,15 +173,19 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
   BOOST_TEST(c.socket_request_max_bytes == 1);
   BOOST_TEST(c.group_initial_rebalance_delay_ms == 0);
   BOOST_TEST(c.offsets_retention_minutes == 1);
+  BOOST_TEST(c.offsets_topic_num_partitions == 1);
+  BOOST_TEST(c.offsets_retention_check_interval_ms == 1);
   BOOST_TEST(c.caf_port == 65535);
 }
 
 BOOST_AUTO_TEST_CASE(long_keys_take_values_beyond_int) {
   auto c = config_ok("log.retention.bytes=9223372036854775807\nlog.roll.ms=3000000000\n"
-                     "log.flush.interval.ms=9223372036854775807\n");
+                     "log.flush.interval.ms=9223372036854775807\n"
+                     "offsets.retention.check.interval.ms=3000000000\n");
   BOOST_TEST(c.log_retention_bytes == long_max);
   BOOST_TEST(c.log_roll_ms == 3000000000LL);
   BOOST_TEST(c.log_flush_interval_ms == long_max);
+  BOOST_TEST(c.offsets_retention_check_interval_ms == 3000000000LL);
 }
 
 BOOST_AUTO_TEST_CASE(empty_zookeeper_connect_means_embedded) {
@@ -341,6 +350,9 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"socket.request.max.bytes", "0"},
     {"group.initial.rebalance.delay.ms", "-1"},
     {"offsets.retention.minutes", "0"},
+    {"offsets.topic.num.partitions", "0"},
+    {"offsets.topic.num.partitions", "2147483648"},
+    {"offsets.retention.check.interval.ms", "0"},
     {"caf.port", "-1"},
     {"caf.port", "65536"},
   };

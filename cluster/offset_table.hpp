@@ -1,0 +1,102 @@
+#pragma once
+// The committed offsets of the groups this node coordinates, in memory: the state that the
+// records of __consumer_offsets (cluster/offset_records.hpp) describe, rebuilt by applying
+// them in log order, kept current by applying each new commit once it is appended.
+//
+// Expiry (offsets.retention.minutes), as Kafka >= 2.1 (KIP-211) does for groups without a
+// subscription it can inspect; `now - base >= retention` removes an offset, where
+//   - only the offsets of EMPTY groups expire (a group with members keeps all of them;
+//     Kafka also expires a stable consumer group's offsets of topics it no longer
+//     subscribes to, which needs the members' subscriptions and is not done here);
+//   - an offset committed with an explicit retention (expire_timestamp_ms, OffsetCommit
+//     v2-v4 with retention_time_ms) expires at that timestamp instead;
+//   - base = when the group became empty, if the group actor knows it (Kafka's
+//     currentStateTimestamp), else the offset's own commit timestamp: a group without a
+//     live actor (a standalone consumer's commits, or a group not rejoined since this node
+//     started) keeps each offset for retention after its last commit.
+// The expired offsets come back as tombstones to append; the table changes only when they
+// are applied, like any other update.
+//
+// Superseded records: the log holds every record ever appended, the table only the last
+// per key. superseded_fraction() says how much of the log is dead, so the owner can rewrite
+// the log from snapshot_batches() (only live entries) when it is worth it.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cluster/offset_records.hpp"
+
+namespace cafka::cluster {
+
+/// A group's committed offset for one partition (OffsetFetch for all partitions).
+struct partition_offset {
+  std::string topic;
+  int32_t partition = 0;
+  committed_offset committed;
+};
+
+/// What expiry needs to know about a group, from its group actor.
+struct group_expiry_state {
+  bool empty = true; ///< no members
+  std::optional<int64_t> empty_since_ms; ///< when it last became empty, if known
+};
+
+/// Asked once per group that has offsets.
+using group_expiry_probe = std::function<group_expiry_state(const std::string& group)>;
+
+class offset_table {
+public:
+  /// Stores a commit or removes the key for a tombstone, and counts the record as one more
+  /// in the log.
+  void apply(const offset_update& update);
+  void apply(const std::vector<offset_update>& updates);
+
+  /// The committed offset of one partition, or nullptr if there is none (OffsetFetch answers
+  /// offset -1 then). Valid until the next apply().
+  const committed_offset* find(const offset_key& key) const;
+  /// Every committed offset of `group`, by topic then partition.
+  std::vector<partition_offset> group_offsets(std::string_view group) const;
+  /// The groups with at least one committed offset, sorted.
+  std::vector<std::string> groups() const;
+  bool has_group(std::string_view group) const;
+
+  size_t size() const noexcept { return entries_.size(); }
+  bool empty() const noexcept { return entries_.empty(); }
+
+  /// Tombstones for the offsets that expire at `now_ms` with offsets.retention.minutes =
+  /// `retention_ms` (see the top of this header), by key order. `group_state` is asked once
+  /// per group. The caller appends them (encode_offset_batch) and then applies them.
+  std::vector<offset_update> expired(int64_t now_ms, int64_t retention_ms,
+                                     const group_expiry_probe& group_state) const;
+
+  /// Records in the log, as counted by apply() since construction or the last
+  /// log_rewritten().
+  size_t log_records() const noexcept { return log_records_; }
+  /// The part of the log that a rewrite would drop: (log_records - size) / log_records,
+  /// 0 for an empty log. Tombstones count as superseded: a rewritten log does not need them.
+  double superseded_fraction() const noexcept;
+
+  /// Every live entry as a commit, by key order, in batches of at most `max_batch_bytes`
+  /// (encode_offset_batches): a fresh log holding exactly this table. Empty for an empty
+  /// table.
+  std::vector<char> snapshot_batches(int64_t timestamp_ms, size_t max_batch_bytes) const;
+  /// The same as one batch (a table small enough for message.max.bytes).
+  std::vector<char> snapshot_batch(int64_t timestamp_ms) const;
+  /// The live entries as commits, by key order (what the snapshot encodes).
+  std::vector<offset_update> snapshot() const;
+
+  /// Tells the table its log was replaced by a snapshot: the log now holds size() records.
+  void log_rewritten() noexcept { log_records_ = entries_.size(); }
+
+private:
+  std::map<offset_key, committed_offset> entries_;
+  size_t log_records_ = 0;
+};
+
+} // namespace cafka::cluster
