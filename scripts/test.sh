@@ -11,9 +11,11 @@ scripts/build.sh
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 CAFKA_BUILD_DIR=build-sanitize scripts/build.sh -DCAFKA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-# UBSan reports are fatal (halt_on_error); scripts/ubsan.supp lists third-party findings.
+# UBSan reports are fatal (halt_on_error); scripts/ubsan.supp and scripts/lsan.supp list
+# third-party findings.
 # The end-to-end suite (real server processes, timing-dependent volumes) runs in the
 # optimized build only.
 ASAN_OPTIONS=detect_leaks=1 \
+LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scripts/ubsan.supp" \
   ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -E integration_tests

@@ -45,6 +45,7 @@ server::server(const std::string& log_dir, uint16_t port,
   sys_ = std::make_unique<caf::actor_system>(*cfg_);
   cafka::config::server_config cfg;
   cfg.log_dirs = {log_dir};
+  cfg.listeners = {{"PLAINTEXT", "127.0.0.1", 0}}; // a free port: tests may run side by side
   if (tweak)
     tweak(cfg);
   std::string error_text;
