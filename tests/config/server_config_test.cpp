@@ -72,6 +72,8 @@ BOOST_AUTO_TEST_CASE(every_default) {
   BOOST_TEST(c.replica_lag_time_max_ms == 30000);
   BOOST_TEST(c.socket_request_max_bytes == 104857600);
   BOOST_TEST(c.group_initial_rebalance_delay_ms == 3000);
+  BOOST_TEST(c.group_min_session_timeout_ms == 6000);
+  BOOST_TEST(c.group_max_session_timeout_ms == 1800000);
   BOOST_TEST(c.offsets_retention_minutes == 10080);
   BOOST_TEST(c.caf_port == 9192);
 }
@@ -105,9 +107,10 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "log.index.interval.bytes", "log.index.size.max.bytes", "message.max.bytes",
                     "auto.create.topics.enable", "replica.lag.time.max.ms",
                     "socket.request.max.bytes", "group.initial.rebalance.delay.ms",
-                    "offsets.retention.minutes", "delete.topic.enable", "caf.port"})
+                    "offsets.retention.minutes", "delete.topic.enable", "caf.port",
+                    "group.min.session.timeout.ms", "group.max.session.timeout.ms"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 30u);
+  BOOST_TEST(names.size() == 32u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -139,6 +142,8 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
                      "replica.lag.time.max.ms=10000\n"
                      "socket.request.max.bytes=1\n"
                      "group.initial.rebalance.delay.ms=0\n"
+                     "group.min.session.timeout.ms=1000\n"
+                     "group.max.session.timeout.ms=60000\n"
                      "offsets.retention.minutes=1\n"
                      "caf.port=65535\n");
   BOOST_TEST(c.broker_id == 5);
@@ -167,6 +172,8 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
   BOOST_TEST(c.replica_lag_time_max_ms == 10000);
   BOOST_TEST(c.socket_request_max_bytes == 1);
   BOOST_TEST(c.group_initial_rebalance_delay_ms == 0);
+  BOOST_TEST(c.group_min_session_timeout_ms == 1000);
+  BOOST_TEST(c.group_max_session_timeout_ms == 60000);
   BOOST_TEST(c.offsets_retention_minutes == 1);
   BOOST_TEST(c.caf_port == 65535);
 }
@@ -340,6 +347,8 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"replica.lag.time.max.ms", "0"},
     {"socket.request.max.bytes", "0"},
     {"group.initial.rebalance.delay.ms", "-1"},
+    {"group.min.session.timeout.ms", "-1"},
+    {"group.max.session.timeout.ms", "2147483648"},
     {"offsets.retention.minutes", "0"},
     {"caf.port", "-1"},
     {"caf.port", "65536"},
