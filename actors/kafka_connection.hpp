@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct kafka_connection {
   wire::frame_reader frames;
   response_order order;
   bool open = true;
+  /// The peer's address as Kafka shows a group member's host: "/127.0.0.1".
+  std::string peer_host;
+  /// The client id of the request being served ("" for null); JoinGroup keeps it.
+  std::string client_id;
 };
 
 /// The answer to one request. Copyable into asynchronous callbacks; answering after the
@@ -41,6 +46,10 @@ public:
       version_(header.api_version) {}
 
   int16_t version() const noexcept { return version_; }
+
+  /// The client id of the request (valid while its serve() runs) and the peer's host.
+  const std::string& client_id() const noexcept { return conn_->client_id; }
+  const std::string& client_host() const noexcept { return conn_->peer_host; }
 
   /// Tells the connection apart from the listener's others (a partition keeps one
   /// fetch watch per connection).

@@ -70,7 +70,8 @@ bool serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& con
   }
   auto body = r.rest();
   if (!wire::is_decodable(key)) {
-    // The group APIs: answered COORDINATOR_NOT_AVAILABLE until consumer groups exist.
+    // An advertised API without a decoder (none at the moment: every group API is served)
+    // is answered COORDINATOR_NOT_AVAILABLE.
     std::vector<char> encoded;
     wire::byte_writer w{encoded};
     auto st = wire::encode_coordinator_not_available(key, version, body, w);
@@ -88,6 +89,10 @@ bool serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& con
              peer_of(self, conn->hdl).c_str(), wire::api_name(key), version, decoded.error().message().c_str());
     return false;
   }
+  if (header->client_id) // assign, not copy: keeps the buffer from one request to the next
+    conn->client_id.assign(*header->client_id);
+  else
+    conn->client_id.clear();
   kafka_reply reply{self, conn, *header};
   std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
   return true;
@@ -130,13 +135,15 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
   bound->set_value(added->second);
   auto& st = self->state;
   st.services = kafka_services{self,      ctx.routes,       std::nullopt,       ctx.broker_id,
-                               ctx.now_ms, ctx.producer_ids, make_fetch_polls()};
+                               ctx.now_ms, ctx.producer_ids, make_fetch_polls(), ctx.groups,
+                               address.host, added->second};
   st.listener_name = address.name;
   st.max_request_bytes = ctx.max_request_bytes;
   return {
     [=](const caf::io::new_connection_msg& msg) {
-      self->state.conns.emplace(msg.handle,
-                                std::make_shared<kafka_connection>(msg.handle, self->state.max_request_bytes));
+      auto conn = std::make_shared<kafka_connection>(msg.handle, self->state.max_request_bytes);
+      conn->peer_host = "/" + self->remote_addr(msg.handle);
+      self->state.conns.emplace(msg.handle, std::move(conn));
       self->configure_read(msg.handle, caf::io::receive_policy::at_most(read_chunk_bytes));
     },
     [=](caf::io::new_data_msg& msg) { on_data(self, msg); },

@@ -21,6 +21,7 @@ namespace cafka {
 
 class routing_table;
 class producer_id_source;
+class group_registry;
 
 struct kafka_listener_context {
   std::shared_ptr<routing_table> routes;
@@ -28,6 +29,7 @@ struct kafka_listener_context {
   size_t max_request_bytes = 100 * 1024 * 1024; ///< socket.request.max.bytes
   std::function<int64_t()> now_ms;
   std::shared_ptr<producer_id_source> producer_ids;
+  std::shared_ptr<group_registry> groups; ///< the consumer groups of this node
 };
 
 struct kafka_listener {

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include <caf/io/broker.hpp>
 
@@ -17,6 +18,7 @@ namespace cafka {
 
 class routing_table;
 class producer_id_source;
+class group_registry;
 /// The multi-partition fetches waiting for data (actors/kafka_serve_fetch.cpp).
 class fetch_polls;
 
@@ -28,6 +30,11 @@ struct kafka_services {
   std::function<int64_t()> now_ms;
   std::shared_ptr<producer_id_source> producer_ids;
   std::shared_ptr<fetch_polls> polls;
+  /// The consumer groups this node coordinates (all of them, on a single node).
+  std::shared_ptr<group_registry> groups;
+  /// This listener's host and bound port: FindCoordinator's answer.
+  std::string host;
+  int32_t port = 0;
 };
 
 /// Makes the registry of waiting fetches for one listener.
@@ -49,5 +56,14 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply);
+
+// The consumer group APIs (kafka_serve_group.cpp): answered here or by the group's actor.
+void serve(const kafka_services& s, wire::find_coordinator_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::join_group_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::sync_group_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::heartbeat_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::leave_group_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::offset_commit_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafka_reply& reply);
 
 } // namespace cafka

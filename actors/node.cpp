@@ -6,9 +6,11 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "actors/group_registry.hpp"
 #include "actors/io_worker.hpp"
 #include "actors/kafka_listener.hpp"
 #include "actors/log_line.hpp"
+#include "actors/memory_group_offsets.hpp"
 #include "actors/node_storage.hpp"
 #include "actors/producer_id_source.hpp"
 #include "actors/routing_table.hpp"
@@ -36,6 +38,30 @@ result<cluster::registration_result> register_with(cluster::coordinator& c, cons
   return done.get();
 }
 
+cluster::group_config group_config_of(const config::server_config& cfg) {
+  cluster::group_config out;
+  out.min_session_timeout_ms = cfg.group_min_session_timeout_ms;
+  out.max_session_timeout_ms = cfg.group_max_session_timeout_ms;
+  out.initial_rebalance_delay_ms = cfg.group_initial_rebalance_delay_ms;
+  return out;
+}
+
+// The registry of the node's groups; each new group keeps its committed offsets in memory
+// until __consumer_offsets exists.
+std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, const config::server_config& cfg) {
+  auto config = group_config_of(cfg);
+  return std::make_shared<group_registry>([&sys, config](const std::string& group_id) {
+    return spawn_group(sys, group_context{group_id, config, std::make_shared<memory_group_offsets>()});
+  });
+}
+
+// Closes every group (held joins and syncs are answered NOT_COORDINATOR) and waits for each.
+void close_groups(caf::scoped_actor& self, group_registry& groups) {
+  for (auto& g : groups.close())
+    self->request(g, std::chrono::seconds(10), caf::close_atom_v)
+      .receive([](bool) {}, [](caf::error& err) { log_line("closing a group: %s", describe(err).c_str()); });
+}
+
 } // namespace
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
@@ -51,6 +77,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return ns.error();
   n.storage = *ns;
   n.routes = std::make_shared<routing_table>();
+  n.groups = make_group_registry(sys, cfg);
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
   // Without CAF's network layer (in-process tests and simulations) there are no sockets.
@@ -58,7 +85,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     if (!sys.has_middleman())
       break;
     kafka_listener_context ctx{n.routes, cfg.broker_id, static_cast<size_t>(cfg.socket_request_max_bytes),
-                               now_ms, ids};
+                               now_ms, ids, n.groups};
     auto l = start_kafka_listener(sys, address, std::move(ctx), error_text);
     if (!l) {
       for (auto& started : n.listeners)
@@ -91,6 +118,8 @@ status stop_node(caf::actor_system& sys, node& n) {
   for (auto& l : n.listeners) // no new requests from here on
     caf::anon_send_exit(l.actor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.cleaner, caf::exit_reason::user_shutdown);
+  if (n.groups)
+    close_groups(self, *n.groups);
   bool stopped = false;
   self->request(n.actor, std::chrono::seconds(60), shutdown_atom_v)
     .receive([&](bool) { stopped = true; },

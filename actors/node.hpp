@@ -29,6 +29,7 @@ class coordinator;
 }
 struct node_storage;
 class routing_table;
+class group_registry;
 
 /// What the node actor is spawned with.
 struct node_context {
@@ -52,6 +53,8 @@ struct node {
   std::shared_ptr<routing_table> routes;
   std::shared_ptr<node_storage> storage;
   std::shared_ptr<cluster::coordinator> coordinator;
+  /// The consumer groups this node coordinates, each an actor spawned on first use.
+  std::shared_ptr<group_registry> groups;
   /// The Kafka listeners, with the ports they actually bound.
   std::vector<kafka_listener> listeners;
 };

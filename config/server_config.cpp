@@ -241,6 +241,12 @@ std::vector<key_spec> make_registry() {
   r.push_back(integer_key("group.initial.rebalance.delay.ms", "3000", {0, int_max},
                           &sc::group_initial_rebalance_delay_ms,
                           "wait this long for more members before a new group's first rebalance"));
+  r.push_back(integer_key("group.min.session.timeout.ms", "6000", {0, int_max},
+                          &sc::group_min_session_timeout_ms,
+                          "shortest session timeout a consumer group member may ask for"));
+  r.push_back(integer_key("group.max.session.timeout.ms", "1800000", {0, int_max},
+                          &sc::group_max_session_timeout_ms,
+                          "longest session timeout a consumer group member may ask for"));
   r.push_back(integer_key("offsets.retention.minutes", "10080", {1, int_max},
                           &sc::offsets_retention_minutes,
                           "keep the committed offsets of an empty group this long"));
@@ -320,7 +326,8 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.log_index_interval_bytes, c.log_index_size_max_bytes, c.message_max_bytes,
                     c.auto_create_topics_enable, c.delete_topic_enable,
                     c.replica_lag_time_max_ms, c.socket_request_max_bytes,
-                    c.group_initial_rebalance_delay_ms, c.offsets_retention_minutes,
+                    c.group_initial_rebalance_delay_ms, c.group_min_session_timeout_ms,
+                    c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_retention_check_interval_ms,
                     c.caf_port);
   };

@@ -76,6 +76,10 @@ struct server_config {
   /// group.initial.rebalance.delay.ms (>= 0): wait for more members before the first
   /// rebalance of an empty group.
   int32_t group_initial_rebalance_delay_ms = 3000;
+  /// group.min.session.timeout.ms (>= 0): the shortest session timeout a member may ask for.
+  int32_t group_min_session_timeout_ms = 6000;
+  /// group.max.session.timeout.ms (>= 0): the longest session timeout a member may ask for.
+  int32_t group_max_session_timeout_ms = 1800000;
   /// offsets.retention.minutes (>= 1): keep committed offsets of an empty group this long.
   int32_t offsets_retention_minutes = 10080;
   /// offsets.topic.num.partitions (>= 1): partitions of __consumer_offsets (keep it fixed).

@@ -26,6 +26,13 @@ bool is_decodable(int16_t key) {
     case api_key::create_topics:
     case api_key::delete_topics:
     case api_key::init_producer_id:
+    case api_key::find_coordinator:
+    case api_key::join_group:
+    case api_key::sync_group:
+    case api_key::heartbeat:
+    case api_key::leave_group:
+    case api_key::offset_commit:
+    case api_key::offset_fetch:
       return true;
     default:
       return false;
@@ -43,6 +50,13 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::create_topics: return wrap(decode_create_topics_request(body, v));
     case api_key::delete_topics: return wrap(decode_delete_topics_request(body, v));
     case api_key::init_producer_id: return wrap(decode_init_producer_id_request(body, v));
+    case api_key::find_coordinator: return wrap(decode_find_coordinator_request(body, v));
+    case api_key::join_group: return wrap(decode_join_group_request(body, v));
+    case api_key::sync_group: return wrap(decode_sync_group_request(body, v));
+    case api_key::heartbeat: return wrap(decode_heartbeat_request(body, v));
+    case api_key::leave_group: return wrap(decode_leave_group_request(body, v));
+    case api_key::offset_commit: return wrap(decode_offset_commit_request(body, v));
+    case api_key::offset_fetch: return wrap(decode_offset_fetch_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

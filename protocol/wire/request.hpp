@@ -1,6 +1,5 @@
 #pragma once
-// One decoded request body of any API cafka serves itself (the group APIs are answered
-// from protocol/wire/not_yet_served.hpp until groups exist), chosen by the header.
+// One decoded request body of any API cafka serves, chosen by the header.
 
 #include <variant>
 
@@ -9,20 +8,29 @@
 #include "protocol/wire/create_topics.hpp"
 #include "protocol/wire/delete_topics.hpp"
 #include "protocol/wire/fetch.hpp"
+#include "protocol/wire/find_coordinator.hpp"
+#include "protocol/wire/heartbeat.hpp"
 #include "protocol/wire/init_producer_id.hpp"
+#include "protocol/wire/join_group.hpp"
+#include "protocol/wire/leave_group.hpp"
 #include "protocol/wire/list_offsets.hpp"
 #include "protocol/wire/metadata.hpp"
+#include "protocol/wire/offset_commit.hpp"
+#include "protocol/wire/offset_fetch.hpp"
 #include "protocol/wire/produce.hpp"
 #include "protocol/wire/request_header.hpp"
+#include "protocol/wire/sync_group.hpp"
 
 namespace cafka::wire {
 
 using decoded_request =
   std::variant<api_versions_request, metadata_request, produce_request, fetch_request,
                list_offsets_request, create_topics_request, delete_topics_request,
-               init_producer_id_request>;
+               init_producer_id_request, find_coordinator_request, join_group_request,
+               sync_group_request, heartbeat_request, leave_group_request,
+               offset_commit_request, offset_fetch_request>;
 
-/// Whether decode_request_body handles this API (else: a group API, or unknown).
+/// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);
 
 /// Decodes the body of a request whose header said (api_key, api_version). The caller

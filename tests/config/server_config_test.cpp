@@ -72,6 +72,8 @@ BOOST_AUTO_TEST_CASE(every_default) {
   BOOST_TEST(c.replica_lag_time_max_ms == 30000);
   BOOST_TEST(c.socket_request_max_bytes == 104857600);
   BOOST_TEST(c.group_initial_rebalance_delay_ms == 3000);
+  BOOST_TEST(c.group_min_session_timeout_ms == 6000);
+  BOOST_TEST(c.group_max_session_timeout_ms == 1800000);
   BOOST_TEST(c.offsets_retention_minutes == 10080);
   BOOST_TEST(c.offsets_topic_num_partitions == 50);
   BOOST_TEST(c.offsets_retention_check_interval_ms == 600000);
@@ -108,9 +110,10 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "auto.create.topics.enable", "replica.lag.time.max.ms",
                     "socket.request.max.bytes", "group.initial.rebalance.delay.ms",
                     "offsets.retention.minutes", "offsets.topic.num.partitions",
-                    "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port"})
+                    "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port",
+                    "group.min.session.timeout.ms", "group.max.session.timeout.ms"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 32u);
+  BOOST_TEST(names.size() == 34u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -142,6 +145,8 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
                      "replica.lag.time.max.ms=10000\n"
                      "socket.request.max.bytes=1\n"
                      "group.initial.rebalance.delay.ms=0\n"
+                     "group.min.session.timeout.ms=1000\n"
+                     "group.max.session.timeout.ms=60000\n"
                      "offsets.retention.minutes=1\n"
                      "offsets.topic.num.partitions=1\n"
                      "offsets.retention.check.interval.ms=1\n"
@@ -172,6 +177,8 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
   BOOST_TEST(c.replica_lag_time_max_ms == 10000);
   BOOST_TEST(c.socket_request_max_bytes == 1);
   BOOST_TEST(c.group_initial_rebalance_delay_ms == 0);
+  BOOST_TEST(c.group_min_session_timeout_ms == 1000);
+  BOOST_TEST(c.group_max_session_timeout_ms == 60000);
   BOOST_TEST(c.offsets_retention_minutes == 1);
   BOOST_TEST(c.offsets_topic_num_partitions == 1);
   BOOST_TEST(c.offsets_retention_check_interval_ms == 1);
@@ -349,6 +356,8 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"replica.lag.time.max.ms", "0"},
     {"socket.request.max.bytes", "0"},
     {"group.initial.rebalance.delay.ms", "-1"},
+    {"group.min.session.timeout.ms", "-1"},
+    {"group.max.session.timeout.ms", "2147483648"},
     {"offsets.retention.minutes", "0"},
     {"offsets.topic.num.partitions", "0"},
     {"offsets.topic.num.partitions", "2147483648"},

@@ -1,0 +1,296 @@
+// The consumer group APIs. FindCoordinator is answered here (a single node coordinates every
+// group); JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit and OffsetFetch go to
+// the group's actor (actors/group_actor.hpp), found or spawned through the node's
+// group_registry. Kafka's validation that needs no group state (the group id, the topics
+// and the metadata size of a commit) happens here.
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/group_registry.hpp"
+#include "actors/kafka_serve.hpp"
+#include "actors/routing_table.hpp"
+
+namespace cafka {
+
+namespace {
+
+// No CAF timeout on requests to group actors: a JoinGroup is held for as long as the
+// rebalance takes (up to the members' rebalance timeout, minutes), and the actor answers
+// everything it holds when it stops. (A finite timeout would also cost CAF's clock thread
+// two wake-ups per request, see partition_timeout in kafka_serve_data.cpp.)
+constexpr auto group_timeout = caf::infinite;
+
+// Kafka's offset.metadata.max.bytes default: longer commit metadata is refused per partition.
+constexpr size_t max_offset_metadata_bytes = 4096;
+
+int16_t code_of(kafka_error e) { return protocol::wire_code(e); }
+
+// A failed request to a group actor: the group's Kafka error, or COORDINATOR_NOT_AVAILABLE
+// when the actor is gone (the node is stopping); clients then look for the coordinator again.
+kafka_error group_error(const caf::error& err) {
+  if (err.category() == caf::atom("cafka"))
+    return static_cast<kafka_error>(err.code());
+  return kafka_error::coordinator_not_available;
+}
+
+// The group's actor for a request about existing members; nullopt if it has none.
+std::optional<group_actor> existing_group(const kafka_services& s, const std::string& group_id) {
+  if (!s.groups)
+    return std::nullopt;
+  return s.groups->find(group_id);
+}
+
+// The group's actor, spawned on first use; nullopt while the node is stopping.
+std::optional<group_actor> group_for(const kafka_services& s, const std::string& group_id) {
+  if (!s.groups)
+    return std::nullopt;
+  return s.groups->find_or_spawn(group_id);
+}
+
+cluster::join_request to_join_request(wire::join_group_request&& req, const kafka_reply& reply) {
+  cluster::join_request out;
+  out.member_id = std::move(req.member_id);
+  out.group_instance_id = std::move(req.group_instance_id);
+  out.client_id = reply.client_id();
+  out.client_host = reply.client_host();
+  out.session_timeout_ms = req.session_timeout_ms;
+  out.rebalance_timeout_ms = req.rebalance_timeout_ms; // the decoder copies the session timeout for v0
+  out.protocol_type = std::move(req.protocol_type);
+  for (auto& p : req.protocols)
+    out.protocols.push_back({std::move(p.name), std::move(p.metadata)});
+  // Kafka asks v4+ clients (which know MEMBER_ID_REQUIRED) to join again with their new id.
+  out.require_known_member_id = reply.version() >= 4;
+  return out;
+}
+
+wire::join_group_response to_wire(cluster::join_answer&& a) {
+  wire::join_group_response out;
+  out.error_code = code_of(a.error);
+  out.generation_id = a.generation;
+  out.protocol_name = std::move(a.protocol_name);
+  out.leader = std::move(a.leader);
+  out.member_id = std::move(a.member_id);
+  for (auto& m : a.members)
+    out.members.push_back({std::move(m.member_id), std::move(m.group_instance_id), std::move(m.metadata)});
+  return out;
+}
+
+} // namespace
+
+void serve(const kafka_services& s, wire::find_coordinator_request&&, const kafka_reply& reply) {
+  // One node coordinates every group (and would every transactional id): this listener's
+  // own address, so that the client's coordinator connection comes back the same way.
+  wire::find_coordinator_response resp;
+  resp.node_id = s.broker_id;
+  resp.host = s.host;
+  resp.port = s.port;
+  auto version = reply.version();
+  reply.send([&](wire::byte_writer& w) { wire::encode_find_coordinator_response(resp, version, w); });
+}
+
+void serve(const kafka_services& s, wire::join_group_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto send = [reply, version](const wire::join_group_response& resp) {
+    reply.send([&](wire::byte_writer& w) { wire::encode_join_group_response(resp, version, w); });
+  };
+  auto refuse = [send, member_id = req.member_id](kafka_error e) {
+    wire::join_group_response resp;
+    resp.error_code = code_of(e);
+    resp.member_id = member_id;
+    send(resp);
+  };
+  if (req.group_id.empty())
+    return refuse(kafka_error::invalid_group_id);
+  auto group = group_for(s, req.group_id);
+  if (!group)
+    return refuse(kafka_error::coordinator_not_available);
+  s.self->request(*group, group_timeout, join_group_atom_v, to_join_request(std::move(req), reply))
+    .then([send](cluster::join_answer& a) { send(to_wire(std::move(a))); },
+          [refuse](caf::error& err) { refuse(group_error(err)); });
+}
+
+void serve(const kafka_services& s, wire::sync_group_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto send = [reply, version](kafka_error e, std::vector<char> assignment) {
+    wire::sync_group_response resp;
+    resp.error_code = code_of(e);
+    resp.assignment = std::move(assignment);
+    reply.send([&](wire::byte_writer& w) { wire::encode_sync_group_response(resp, version, w); });
+  };
+  if (req.group_id.empty())
+    return send(kafka_error::invalid_group_id, {});
+  auto group = existing_group(s, req.group_id);
+  if (!group) // Kafka: no such group, so no such member
+    return send(kafka_error::unknown_member_id, {});
+  cluster::sync_request sr;
+  sr.member_id = std::move(req.member_id);
+  sr.group_instance_id = std::move(req.group_instance_id);
+  sr.generation = req.generation_id;
+  for (auto& a : req.assignments)
+    sr.assignments.push_back({std::move(a.member_id), std::move(a.assignment)});
+  s.self->request(*group, group_timeout, sync_group_atom_v, std::move(sr))
+    .then([send](cluster::sync_answer& a) { send(a.error, std::move(a.assignment)); },
+          [send](caf::error& err) { send(group_error(err), {}); });
+}
+
+void serve(const kafka_services& s, wire::heartbeat_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto send = [reply, version](kafka_error e) {
+    wire::heartbeat_response resp;
+    resp.error_code = code_of(e);
+    reply.send([&](wire::byte_writer& w) { wire::encode_heartbeat_response(resp, version, w); });
+  };
+  if (req.group_id.empty())
+    return send(kafka_error::invalid_group_id);
+  auto group = existing_group(s, req.group_id);
+  if (!group)
+    return send(kafka_error::unknown_member_id);
+  cluster::heartbeat_request hr{std::move(req.member_id), std::move(req.group_instance_id), req.generation_id};
+  s.self->request(*group, group_timeout, heartbeat_atom_v, std::move(hr))
+    .then([send]() { send(kafka_error::none); }, [send](caf::error& err) { send(group_error(err)); });
+}
+
+void serve(const kafka_services& s, wire::leave_group_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto send = [reply, version](kafka_error e) {
+    wire::leave_group_response resp;
+    resp.error_code = code_of(e);
+    reply.send([&](wire::byte_writer& w) { wire::encode_leave_group_response(resp, version, w); });
+  };
+  if (req.group_id.empty())
+    return send(kafka_error::invalid_group_id);
+  auto group = existing_group(s, req.group_id);
+  if (!group)
+    return send(kafka_error::unknown_member_id);
+  std::vector<cluster::member_identity> leaving{{std::move(req.member_id), std::nullopt}};
+  s.self->request(*group, group_timeout, leave_group_atom_v, std::move(leaving))
+    .then(
+      [send](cluster::leave_answer& a) {
+        // v0-v2 leave one member: its own error is the answer's.
+        if (a.error == kafka_error::none && !a.members.empty())
+          send(a.members.front().second);
+        else
+          send(a.error);
+      },
+      [send](caf::error& err) { send(group_error(err)); });
+}
+
+void serve(const kafka_services& s, wire::offset_commit_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto resp = std::make_shared<wire::offset_commit_response>();
+  auto send = [reply, version, resp] {
+    reply.send([&](wire::byte_writer& w) { wire::encode_offset_commit_response(*resp, version, w); });
+  };
+  group_offset_commit commit;
+  commit.member_id = std::move(req.member_id);
+  commit.group_instance_id = std::move(req.group_instance_id);
+  commit.generation = req.generation_id;
+  // Where each offset sent to the group goes in the response.
+  std::vector<std::pair<size_t, size_t>> sent;
+  auto routes = s.routes->snapshot();
+  for (auto& topic : req.topics) {
+    auto& out_topic = resp->topics.emplace_back();
+    out_topic.name = topic.name;
+    for (auto& p : topic.partitions) {
+      auto& out = out_topic.partitions.emplace_back();
+      out.partition_index = p.partition_index;
+      if (p.committed_metadata && p.committed_metadata->size() > max_offset_metadata_bytes) {
+        out.error_code = code_of(kafka_error::offset_metadata_too_large);
+        continue;
+      }
+      if (routes->count(topic_partition{topic.name, p.partition_index}) == 0) {
+        out.error_code = code_of(kafka_error::unknown_topic_or_partition);
+        continue;
+      }
+      sent.emplace_back(resp->topics.size() - 1, out_topic.partitions.size() - 1);
+      commit.offsets.push_back({topic_partition{topic.name, p.partition_index}, p.committed_offset,
+                                p.committed_leader_epoch, p.committed_metadata.value_or(std::string{})});
+    }
+  }
+  if (sent.empty())
+    return send();
+  auto fail_sent = [resp, sent](kafka_error e) {
+    for (auto [t, p] : sent)
+      resp->topics[t].partitions[p].error_code = code_of(e);
+  };
+  auto group = group_for(s, req.group_id);
+  if (!group) {
+    fail_sent(kafka_error::coordinator_not_available);
+    return send();
+  }
+  s.self->request(*group, group_timeout, commit_offsets_atom_v, std::move(commit))
+    .then([send]() { send(); },
+          [send, fail_sent](caf::error& err) {
+            fail_sent(group_error(err));
+            send();
+          });
+}
+
+void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto resp = std::make_shared<wire::offset_fetch_response>();
+  auto send = [reply, version, resp] {
+    reply.send([&](wire::byte_writer& w) { wire::encode_offset_fetch_response(*resp, version, w); });
+  };
+  // Every partition asked for starts as "nothing committed": offset -1, metadata "", no error.
+  group_offset_query query;
+  query.all = !req.topics.has_value();
+  if (req.topics) {
+    for (auto& topic : *req.topics) {
+      auto& out_topic = resp->topics.emplace_back();
+      out_topic.name = topic.name;
+      for (auto index : topic.partition_indexes) {
+        auto& out = out_topic.partitions.emplace_back();
+        out.partition_index = index;
+        out.metadata = std::string{};
+        query.partitions.push_back(topic_partition{topic.name, index});
+      }
+    }
+  }
+  // A group without an actor has committed nothing (a commit spawns one).
+  auto group = existing_group(s, req.group_id);
+  if (!group)
+    return send();
+  s.self->request(*group, group_timeout, fetch_offsets_atom_v, std::move(query))
+    .then(
+      [send, resp, all = !req.topics.has_value()](std::vector<group_offset>& found) {
+        auto fill = [](wire::offset_fetch_partition_response& out, const group_offset& o) {
+          out.committed_offset = o.offset;
+          out.committed_leader_epoch = o.leader_epoch;
+          out.metadata = o.metadata;
+        };
+        if (all) { // by topic and partition, as the group keeps them
+          for (auto& o : found) {
+            if (resp->topics.empty() || resp->topics.back().name != o.tp.topic)
+              resp->topics.push_back({o.tp.topic, {}});
+            auto& out = resp->topics.back().partitions.emplace_back();
+            out.partition_index = o.tp.partition;
+            fill(out, o);
+          }
+        } else {
+          std::map<topic_partition, const group_offset*> by_partition;
+          for (auto& o : found)
+            by_partition.emplace(o.tp, &o);
+          for (auto& topic : resp->topics)
+            for (auto& out : topic.partitions)
+              if (auto it = by_partition.find({topic.name, out.partition_index}); it != by_partition.end())
+                fill(out, *it->second);
+        }
+        send();
+      },
+      [send, resp](caf::error& err) {
+        auto code = code_of(group_error(err));
+        resp->error_code = code;
+        for (auto& topic : resp->topics)
+          for (auto& out : topic.partitions)
+            out.error_code = code;
+        send();
+      });
+}
+
+} // namespace cafka

@@ -1,0 +1,198 @@
+// Consumer groups with real clients against a cafka-server Kafka listener:
+//  * three kafka-python 2.0.2 consumers share a 6-partition topic 2/2/2, and after one is
+//    killed (SIGKILL) the other two take over all 6 and consume every record
+//    (tests/integration/kafka_python_group.py does the checking);
+//  * kcat -G (librdkafka 2.0.2) joins a group, consumes everything and, run again, resumes
+//    from the offsets it committed;
+//  * in a group whose kafka-python member offers only "roundrobin", a librdkafka consumer
+//    (in this process) offering only "range" gets INCONSISTENT_GROUP_PROTOCOL instead of
+//    hanging, while one offering "roundrobin" joins and gets a share.
+// Every wait is bounded by a generous deadline that only stops a hang; nothing asserts on
+// timing.
+#include <boost/test/unit_test.hpp>
+
+#include <librdkafka/rdkafkacpp.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/integration/child_process.hpp"
+#include "tests/integration/kafka_endpoint.hpp"
+
+using namespace std::chrono_literals;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+const std::string python_bin = "/usr/bin/python3";
+const std::string group_script = CAFKA_SOURCE_DIR "/tests/integration/kafka_python_group.py";
+const std::string kcat_bin = "/usr/bin/kcat";
+
+using cafka::test::lines;
+using cafka::test::run_result;
+
+std::string show(const run_result& r) {
+  return "exit " + std::to_string(r.code) + "\nstdout:\n" + r.out + "stderr:\n" + r.err;
+}
+
+std::unique_ptr<RdKafka::Conf> make_conf(const std::map<std::string, std::string>& settings) {
+  std::unique_ptr<RdKafka::Conf> conf{RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL)};
+  std::string err;
+  for (auto& [k, v] : settings)
+    if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK)
+      throw std::runtime_error("librdkafka config " + k + "=" + v + ": " + err);
+  return conf;
+}
+
+std::unique_ptr<RdKafka::KafkaConsumer> group_consumer(const std::string& bootstrap, const std::string& group,
+                                                       const std::string& strategy) {
+  auto conf = make_conf({{"bootstrap.servers", bootstrap},
+                         {"group.id", group},
+                         {"partition.assignment.strategy", strategy},
+                         {"session.timeout.ms", "6000"},
+                         {"heartbeat.interval.ms", "1000"}});
+  std::string err;
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer{RdKafka::KafkaConsumer::create(conf.get(), err)};
+  if (!consumer)
+    throw std::runtime_error("KafkaConsumer::create: " + err);
+  return consumer;
+}
+
+// A fresh path under /tmp that does not exist yet; removed at destruction.
+struct scratch_path {
+  std::string path;
+  scratch_path() {
+    char tmpl[] = "/tmp/cafka-it-ready-XXXXXX";
+    int fd = ::mkstemp(tmpl);
+    ::close(fd);
+    path = tmpl;
+    ::unlink(path.c_str());
+  }
+  ~scratch_path() { ::unlink(path.c_str()); }
+  bool exists() const { return ::access(path.c_str(), F_OK) == 0; }
+};
+
+// librdkafka's mock broker is no reference for these: it refuses kafka-python's JoinGroup v2
+// with INVALID_REQUEST and aborts on a group with mixed protocols (rdkafka_mock_cgrp.c).
+bool skipped_on_mock(const cafka::test::kafka_endpoint& broker) {
+  if (broker.is_mock())
+    BOOST_TEST_MESSAGE("skipped against the mock broker");
+  return broker.is_mock();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(consumer_groups)
+
+BOOST_AUTO_TEST_CASE(three_kafka_python_consumers_share_six_partitions_and_two_take_over_after_a_kill) {
+  cafka::test::kafka_endpoint broker;
+  if (skipped_on_mock(broker))
+    return;
+  broker.create_topic("py-group", 6);
+  auto res = cafka::test::run({python_bin, group_script, "takeover", "--bootstrap", broker.bootstrap(), "--topic",
+                               "py-group", "--group", "py-takeover"},
+                              "", 420s);
+  BOOST_REQUIRE_MESSAGE(res.code == 0, "kafka_python_group.py takeover: " << show(res));
+  BOOST_TEST_MESSAGE(res.out);
+  auto out = lines(res.out);
+  BOOST_REQUIRE(!out.empty());
+  BOOST_TEST(out.back() == "takeover ok: 3 members held 2 partitions each, 2 took over all 6, 1200 records consumed");
+}
+
+BOOST_AUTO_TEST_CASE(kcat_joins_a_group_consumes_everything_and_resumes_from_its_commits) {
+  cafka::test::kafka_endpoint broker;
+  const std::string topic = "kcat-group";
+  broker.create_topic(topic, 3);
+  auto kcat = [&](std::vector<std::string> args, const std::string& input = "") {
+    args.insert(args.begin(), {kcat_bin, "-b", broker.bootstrap()});
+    return cafka::test::run(args, input, 120s);
+  };
+  auto produce = [&](int from, int to) {
+    std::string input;
+    for (int i = from; i < to; ++i)
+      input += "line-" + std::to_string(i) + "\n";
+    auto produced = kcat({"-P", "-t", topic}, input);
+    BOOST_REQUIRE_MESSAGE(produced.code == 0, "kcat -P: " << show(produced));
+  };
+  // Until every assigned partition reached its end (-e); values only.
+  auto consume = [&] {
+    auto consumed = kcat({"-G", "kcat-readers", topic, "-e", "-X", "auto.offset.reset=earliest", "-f", "%s\\n"});
+    BOOST_REQUIRE_MESSAGE(consumed.code == 0, "kcat -G: " << show(consumed));
+    BOOST_TEST(consumed.err.find("assigned: " + topic) != std::string::npos, consumed.err);
+    auto got = lines(consumed.out);
+    return std::multiset<std::string>(got.begin(), got.end());
+  };
+  auto expected = [](int from, int to) {
+    std::multiset<std::string> out;
+    for (int i = from; i < to; ++i)
+      out.insert("line-" + std::to_string(i));
+    return out;
+  };
+  produce(0, 300);
+  BOOST_TEST((consume() == expected(0, 300)));
+  // kcat committed what it consumed when it left the group: the next run reads only new lines.
+  produce(300, 330);
+  BOOST_TEST((consume() == expected(300, 330)));
+}
+
+BOOST_AUTO_TEST_CASE(a_range_consumer_is_refused_by_a_roundrobin_group_and_a_roundrobin_one_joins) {
+  cafka::test::kafka_endpoint broker;
+  if (skipped_on_mock(broker))
+    return;
+  const std::string topic = "mixed-group";
+  const std::string group = "mixed";
+  broker.create_topic(topic, 2);
+  scratch_path ready;
+  cafka::test::child python{{python_bin, group_script, "member", "--bootstrap", broker.bootstrap(), "--topic", topic,
+                             "--group", group, "--strategy", "roundrobin", "--ready", ready.path, "--seconds",
+                             "300"}};
+  auto deadline = clock_type::now() + 90s;
+  while (!ready.exists() && python.running() && clock_type::now() < deadline)
+    std::this_thread::sleep_for(100ms);
+  if (!ready.exists())
+    BOOST_FAIL("the kafka-python member never held a partition: " << show(python.wait(0ms)));
+
+  // Only "range": no protocol in common with the group. The JoinGroup error reaches the
+  // application as a consumer error.
+  auto refused = RdKafka::ERR_NO_ERROR;
+  {
+    auto consumer = group_consumer(broker.bootstrap(), group, "range");
+    BOOST_REQUIRE(consumer->subscribe({topic}) == RdKafka::ERR_NO_ERROR);
+    deadline = clock_type::now() + 60s;
+    while (refused != RdKafka::ERR_INCONSISTENT_GROUP_PROTOCOL && clock_type::now() < deadline) {
+      std::unique_ptr<RdKafka::Message> m{consumer->consume(500)};
+      if (m->err() != RdKafka::ERR_NO_ERROR && m->err() != RdKafka::ERR__TIMED_OUT) {
+        BOOST_TEST_MESSAGE("range consumer: " << m->errstr());
+        refused = m->err();
+      }
+    }
+    consumer->close();
+  }
+  BOOST_TEST(refused == RdKafka::ERR_INCONSISTENT_GROUP_PROTOCOL, RdKafka::err2str(refused));
+
+  // "roundrobin" too: it joins, and the kafka-python leader gives it one of the two partitions.
+  auto consumer = group_consumer(broker.bootstrap(), group, "roundrobin");
+  BOOST_REQUIRE(consumer->subscribe({topic}) == RdKafka::ERR_NO_ERROR);
+  std::vector<RdKafka::TopicPartition*> assignment;
+  deadline = clock_type::now() + 90s;
+  while (assignment.empty() && clock_type::now() < deadline) {
+    std::unique_ptr<RdKafka::Message> m{consumer->consume(500)};
+    if (m->err() != RdKafka::ERR_NO_ERROR && m->err() != RdKafka::ERR__TIMED_OUT)
+      BOOST_TEST_MESSAGE("roundrobin consumer: " << m->errstr());
+    BOOST_REQUIRE(consumer->assignment(assignment) == RdKafka::ERR_NO_ERROR);
+  }
+  BOOST_TEST(assignment.size() == 1u);
+  RdKafka::TopicPartition::destroy(assignment);
+  consumer->close();
+  BOOST_TEST(python.running()); // a member all along
+}
+
+BOOST_AUTO_TEST_SUITE_END()

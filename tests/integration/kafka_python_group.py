@@ -1,0 +1,222 @@
+"""kafka-python 2.0.2 (Debian's python3-kafka) consumer groups against a Kafka broker, for
+cafka's integration tests (tests/integration/consumer_group_test.cpp runs it with
+/usr/bin/python3).
+
+  takeover --bootstrap HOST:PORT --topic T --group G
+      T has 6 partitions. Produces 100 records per partition, then starts three `member`
+      processes of group G (session 6 s, heartbeat 1 s). They must come to hold 2
+      partitions each, all 6 together. One is killed with SIGKILL; the other two must then
+      hold all 6 (3 each) within the session timeout plus a margin, and consume 100 more
+      records per partition. Every produced record must have been consumed by some member
+      (at least once: members commit automatically after processing).
+  member --bootstrap HOST:PORT --topic T --group G [--strategy range|roundrobin]
+         [--ready FILE] [--seconds N]
+      One consumer of T in G (auto_offset_reset earliest). Prints "assigned P,P,..." each
+      time its assignment changes and "consumed P O" for every record; creates FILE once it
+      holds a partition. Runs until killed, or N seconds.
+
+Exit status 0 when every check passes; otherwise 1 with the reason on stderr. Every wait is
+bounded; the caller kills the process if it still hangs.
+"""
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+
+from kafka import KafkaConsumer, KafkaProducer
+from kafka.coordinator.assignors.range import RangePartitionAssignor
+from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
+
+CLIENT_TIMEOUTS = dict(request_timeout_ms=30000, api_version_auto_timeout_ms=10000)
+SESSION_MS = 6000
+PARTITIONS = 6
+RECORDS_PER_PARTITION = 100
+# Generous bounds that only stop a hang; the takeover time is printed, not asserted.
+FORM_SECONDS = 90
+TAKEOVER_SECONDS = SESSION_MS / 1000 + 30
+CONSUME_SECONDS = 90
+
+
+class Mismatch(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Mismatch(message)
+
+
+def wait_until(predicate, seconds, what):
+    """Waits for predicate(); `what()` describes what is missing when it gives up."""
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        check(time.monotonic() < deadline, "gave up waiting (%d s) for %s" % (seconds, what()))
+        time.sleep(0.1)
+
+
+# -- member ---------------------------------------------------------------------------------
+
+def member(args):
+    assignors = {"range": [RangePartitionAssignor], "roundrobin": [RoundRobinPartitionAssignor],
+                 "default": [RangePartitionAssignor, RoundRobinPartitionAssignor]}[args.strategy]
+    consumer = KafkaConsumer(args.topic, bootstrap_servers=[args.bootstrap], group_id=args.group,
+                             session_timeout_ms=SESSION_MS, heartbeat_interval_ms=1000,
+                             auto_offset_reset="earliest", partition_assignment_strategy=assignors,
+                             **CLIENT_TIMEOUTS)
+    deadline = time.monotonic() + args.seconds
+    shown = None
+    try:
+        while time.monotonic() < deadline:
+            for tp, messages in consumer.poll(timeout_ms=200).items():
+                for m in messages:
+                    print("consumed %d %d" % (tp.partition, m.offset), flush=True)
+            held = sorted(tp.partition for tp in consumer.assignment())
+            if held != shown:
+                shown = held
+                print("assigned " + ",".join(str(p) for p in held), flush=True)
+                if held and args.ready:
+                    open(args.ready, "w").close()
+    finally:
+        consumer.close()
+
+
+# -- takeover -------------------------------------------------------------------------------
+
+class Member:
+    """A `member` process and what it printed, read by a thread."""
+
+    def __init__(self, name, args):
+        self.name = name
+        self.lock = threading.Lock()
+        self.assigned = None  # the last assignment printed
+        self.consumed = set()  # (partition, offset)
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "member", "--bootstrap", args.bootstrap,
+             "--topic", args.topic, "--group", args.group],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.errors = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            words = line.split()
+            with self.lock:
+                if words and words[0] == "assigned":
+                    self.assigned = [int(p) for p in words[1].split(",")] if len(words) > 1 else []
+                elif len(words) == 3 and words[0] == "consumed":
+                    self.consumed.add((int(words[1]), int(words[2])))
+
+    def _read_errors(self):
+        for line in self.proc.stderr:
+            with self.lock:
+                self.errors.append(line)
+
+    def holds(self):
+        with self.lock:
+            return list(self.assigned or [])
+
+    def seen(self):
+        with self.lock:
+            return set(self.consumed)
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def split_evenly(members, per_member):
+    """Each member holds `per_member` partitions and together they hold each partition once."""
+    held = [m.holds() for m in members]
+    return (all(len(h) == per_member for h in held)
+            and sorted(p for h in held for p in h) == list(range(PARTITIONS)))
+
+
+def produce(bootstrap, topic, start):
+    """RECORDS_PER_PARTITION records into every partition; returns the offsets they got."""
+    producer = KafkaProducer(bootstrap_servers=[bootstrap], acks="all", linger_ms=5,
+                             max_block_ms=30000, **CLIENT_TIMEOUTS)
+    try:
+        futures = [producer.send(topic, value=b"record-%d-%d" % (p, start + i), partition=p)
+                   for p in range(PARTITIONS) for i in range(RECORDS_PER_PARTITION)]
+        producer.flush(timeout=60)
+        return {(f.get(timeout=1).partition, f.get(timeout=1).offset) for f in futures}
+    finally:
+        producer.close(timeout=10)
+
+
+def takeover(args):
+    produced = produce(args.bootstrap, args.topic, 0)
+    members = [Member("member-%d" % i, args) for i in range(3)]
+    try:
+        wait_until(lambda: split_evenly(members, 2), FORM_SECONDS,
+                   lambda: "3 members holding 2 partitions each (they hold %s)" % [m.holds() for m in members])
+        print("formed: %s" % [m.holds() for m in members])
+        victim, survivors = members[0], members[1:]
+        victim.stop(signal.SIGKILL)
+        killed_at = time.monotonic()
+        wait_until(lambda: split_evenly(survivors, 3), TAKEOVER_SECONDS,
+                   lambda: "2 members holding 3 partitions each after the kill (they hold %s)"
+                   % [m.holds() for m in survivors])
+        print("taken over after %.1f s: %s" % (time.monotonic() - killed_at, [m.holds() for m in survivors]))
+        produced |= produce(args.bootstrap, args.topic, RECORDS_PER_PARTITION)
+
+        def consumed():
+            return set().union(*(m.seen() for m in members))
+
+        wait_until(lambda: produced <= consumed(), CONSUME_SECONDS,
+                   lambda: "every record consumed (%d of %d)" % (len(produced & consumed()), len(produced)))
+        check(consumed() <= produced, "consumed records that were never produced: %s"
+              % sorted(consumed() - produced)[:10])
+        print("takeover ok: 3 members held 2 partitions each, 2 took over all %d, %d records consumed"
+              % (PARTITIONS, len(produced)))
+    finally:
+        for m in members:
+            m.stop()
+        for m in members:
+            if m.errors and any("Traceback" in line for line in m.errors):
+                print("%s stderr:\n%s" % (m.name, "".join(m.errors)), file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("takeover", "member"):
+        p = sub.add_parser(name)
+        p.add_argument("--bootstrap", required=True)
+        p.add_argument("--topic", required=True)
+        p.add_argument("--group", required=True)
+        if name == "member":
+            p.add_argument("--strategy", choices=["default", "range", "roundrobin"], default="default")
+            p.add_argument("--ready")
+            p.add_argument("--seconds", type=float, default=600)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.command == "member":
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        takeover(args) if args.command == "takeover" else member(args)
+    except Mismatch as e:
+        print("kafka_python_group: %s: %s" % (args.command, e), file=sys.stderr)
+        return 1
+    except Exception:  # a client error: show where it came from
+        print("kafka_python_group: %s failed:" % args.command, file=sys.stderr)
+        traceback.print_exc()
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
