@@ -11,7 +11,6 @@
 #include "actors/kafka_serve.hpp"
 #include "actors/log_line.hpp"
 #include "protocol/wire/api_keys.hpp"
-#include "protocol/wire/not_yet_served.hpp"
 #include "protocol/wire/request.hpp"
 
 namespace cafka {
@@ -69,20 +68,6 @@ bool serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& con
     return false;
   }
   auto body = r.rest();
-  if (!wire::is_decodable(key)) {
-    // An advertised API without a decoder (none at the moment: every group API is served)
-    // is answered COORDINATOR_NOT_AVAILABLE.
-    std::vector<char> encoded;
-    wire::byte_writer w{encoded};
-    auto st = wire::encode_coordinator_not_available(key, version, body, w);
-    if (!st) {
-      log_line("kafka listener %s: closing %s: malformed %s v%d request (%s)", self->state.listener_name.c_str(),
-               peer_of(self, conn->hdl).c_str(), wire::api_name(key), version, st.error().message().c_str());
-      return false;
-    }
-    kafka_reply{self, conn, *header}.send([&](wire::byte_writer& out) { out.write_raw({encoded.data(), encoded.size()}); });
-    return true;
-  }
   auto decoded = wire::decode_request_body(*header, body);
   if (!decoded) {
     log_line("kafka listener %s: closing %s: malformed %s v%d request (%s)", self->state.listener_name.c_str(),

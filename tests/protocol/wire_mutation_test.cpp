@@ -13,7 +13,6 @@
 #include "protocol/batch_header.hpp"
 #include "protocol/legacy_message_set.hpp"
 #include "protocol/record_batch.hpp"
-#include "protocol/wire/not_yet_served.hpp"
 #include "protocol/wire/request.hpp"
 #include "protocol/wire/request_header.hpp"
 #include "test_support.hpp"
@@ -133,11 +132,6 @@ bool feed(const std::vector<char>& frame) {
   auto range = find_advertised(header->api_key);
   if (!range || header->api_version < range->min_version || header->api_version > range->max_version)
     return false; // the listener closes the connection here
-  if (!is_decodable(header->api_key)) {
-    std::vector<char> out;
-    byte_writer w{out};
-    return static_cast<bool>(encode_coordinator_not_available(header->api_key, header->api_version, r.rest(), w));
-  }
   auto decoded = decode_request_body(*header, r.rest());
   if (!decoded)
     return false;

@@ -1,9 +1,8 @@
 // The checks every request decoder owes, run over the sample of every advertised API and
 // version (wire_samples_*.cpp): there is exactly one sample per advertised version, each
-// decodes, trailing bytes after it are ignored, and every truncation of it fails. The
-// requests go where the listener sends them: decode_request_body for the APIs cafka
-// serves, encode_coordinator_not_available for the group APIs. What a sample decodes
-// to is checked by its API's own test file.
+// decodes, trailing bytes after it are ignored, and every truncation of it fails, through
+// decode_request_body as in the listener. What a sample decodes to is checked by its
+// API's own test file.
 #include <boost/test/unit_test.hpp>
 
 #include <map>
@@ -11,7 +10,6 @@
 #include <utility>
 
 #include "protocol/wire/api_keys.hpp"
-#include "protocol/wire/not_yet_served.hpp"
 #include "protocol/wire/request.hpp"
 #include "protocol/wire/request_header.hpp"
 #include "wire_test_support.hpp"
@@ -21,22 +19,14 @@ using namespace cafka::wire::test;
 
 namespace {
 
-// The error of handling `body` as a request of the sample's API and version; empty if it
-// decodes. A group request must be answered exactly when it decodes: for a malformed one
-// nothing is written (not_yet_served.hpp).
+// The error of decoding `body` as a request of the sample's API and version; empty if it
+// decodes.
 std::error_code handling_error(const wire_sample& s, bytes_view body) {
-  if (is_decodable(s.api_key)) {
-    request_header header;
-    header.api_key = s.api_key;
-    header.api_version = s.version;
-    return decode_request_body(header, body).error();
-  }
-  std::vector<char> answer;
-  byte_writer w{answer};
-  auto st = encode_coordinator_not_available(s.api_key, s.version, body, w);
-  BOOST_TEST(answer.empty() == !st, api_name(s.api_key) << " v" << s.version << ": "
-                                                        << answer.size() << " bytes answered");
-  return st.error();
+  BOOST_TEST(is_decodable(s.api_key), api_name(s.api_key));
+  request_header header;
+  header.api_key = s.api_key;
+  header.api_version = s.version;
+  return decode_request_body(header, body).error();
 }
 
 } // namespace
