@@ -14,14 +14,14 @@
 
 #include "storage/topic_partition.hpp"
 
-namespace cafka::storage {
+namespace cafka::protocol {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, topic_partition& x) {
   return f(caf::meta::type_name("topic_partition"), x.topic, x.partition);
 }
 
-} // namespace cafka::storage
+} // namespace cafka::protocol
 
 namespace cafka {
 

@@ -17,21 +17,12 @@
 #include <tuple>
 #include <vector>
 
+#include "protocol/topic_partition.hpp"
+
 namespace cafka::cluster {
 
 /// One partition of a topic (Kafka's TopicPartition); ordered by topic, then partition.
-struct topic_partition {
-  std::string topic;
-  int32_t partition = 0;
-
-  friend bool operator<(const topic_partition& a, const topic_partition& b) {
-    return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
-  }
-  friend bool operator==(const topic_partition& a, const topic_partition& b) {
-    return a.topic == b.topic && a.partition == b.partition;
-  }
-  friend bool operator!=(const topic_partition& a, const topic_partition& b) { return !(a == b); }
-};
+using topic_partition = protocol::topic_partition;
 
 /// Kafka's DEFAULT_GENERATION: owned partitions whose generation the member did not say.
 inline constexpr int32_t unknown_generation = -1;

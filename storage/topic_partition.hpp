@@ -7,19 +7,11 @@
 #include <string_view>
 #include <tuple>
 
+#include "protocol/topic_partition.hpp"
+
 namespace cafka::storage {
 
-struct topic_partition {
-  std::string topic;
-  int32_t partition = 0;
-
-  friend bool operator<(const topic_partition& a, const topic_partition& b) {
-    return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
-  }
-  friend bool operator==(const topic_partition& a, const topic_partition& b) {
-    return a.topic == b.topic && a.partition == b.partition;
-  }
-};
+using topic_partition = protocol::topic_partition;
 
 std::string partition_dir_name(const topic_partition& tp);
 
