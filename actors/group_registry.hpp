@@ -46,6 +46,12 @@ public:
     return it->second;
   }
 
+  /// Every group and its actor, by group id (ListGroups).
+  std::vector<std::pair<std::string, group_actor>> list() const {
+    std::lock_guard<std::mutex> guard{mutex_};
+    return {groups_.begin(), groups_.end()};
+  }
+
   /// Stops spawning and hands over every group actor, for the caller to close.
   std::vector<group_actor> close() {
     std::lock_guard<std::mutex> guard{mutex_};

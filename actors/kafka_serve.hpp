@@ -65,5 +65,7 @@ void serve(const kafka_services& s, wire::heartbeat_request&& req, const kafka_r
 void serve(const kafka_services& s, wire::leave_group_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::offset_commit_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::list_groups_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::describe_groups_request&& req, const kafka_reply& reply);
 
 } // namespace cafka

@@ -1,6 +1,6 @@
 // The consumer group APIs. FindCoordinator is answered here (a single node coordinates every
 // group); JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit and OffsetFetch go to
-// the group's actor (actors/group_actor.hpp), found or spawned through the node's
+// the group's actor, and ListGroups and DescribeGroups ask the actors' `describe` (actors/group_actor.hpp), found or spawned through the node's
 // group_registry. Kafka's validation that needs no group state (the group id, the topics
 // and the metadata size of a commit) happens here.
 #include <map>
@@ -12,6 +12,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/group_registry.hpp"
+#include "actors/kafka_countdown.hpp"
 #include "actors/kafka_serve.hpp"
 #include "actors/routing_table.hpp"
 
@@ -77,6 +78,27 @@ wire::join_group_response to_wire(cluster::join_answer&& a) {
   out.member_id = std::move(a.member_id);
   for (auto& m : a.members)
     out.members.push_back({std::move(m.member_id), std::move(m.group_instance_id), std::move(m.metadata)});
+  return out;
+}
+
+wire::described_group to_wire(std::string group_id, cluster::group_description&& d) {
+  wire::described_group out;
+  out.group_id = std::move(group_id);
+  out.group_state = cluster::to_string(d.state);
+  out.protocol_type = std::move(d.protocol_type);
+  out.protocol_data = std::move(d.protocol);
+  for (auto& m : d.members)
+    out.members.push_back({std::move(m.member_id), std::move(m.group_instance_id), std::move(m.client_id),
+                           std::move(m.client_host), std::move(m.metadata), std::move(m.assignment)});
+  return out;
+}
+
+// Kafka's answer for a group it does not coordinate any more or never had: no error, state
+// "Dead", nothing else.
+wire::described_group dead_group(std::string group_id) {
+  wire::described_group out;
+  out.group_id = std::move(group_id);
+  out.group_state = cluster::to_string(cluster::group_phase::dead);
   return out;
 }
 
@@ -291,6 +313,66 @@ void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafk
             out.error_code = code;
         send();
       });
+}
+
+void serve(const kafka_services& s, wire::list_groups_request&&, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto groups = s.groups ? s.groups->list() : std::vector<std::pair<std::string, group_actor>>{};
+  // One slot per group, filled by its actor's answer, so that the list keeps the
+  // registry's order (by group id) whatever order the answers come in.
+  using slots = std::vector<std::optional<wire::listed_group>>;
+  auto done = kafka_countdown<slots>::make(slots(groups.size()), [reply, version](slots& found) {
+    wire::list_groups_response resp;
+    for (auto& g : found)
+      if (g)
+        resp.groups.push_back(std::move(*g));
+    reply.send([&](wire::byte_writer& w) { wire::encode_list_groups_response(resp, version, w); });
+  });
+  for (size_t i = 0; i < groups.size(); ++i) {
+    done->expect();
+    // A group whose actor is gone (the node is stopping) or dead is not listed, as Kafka
+    // drops dead groups from its list.
+    s.self->request(groups[i].second, group_timeout, describe_atom_v)
+      .then(
+        [done, i, id = groups[i].first](cluster::group_description& d) {
+          if (d.state != cluster::group_phase::dead)
+            done->response[i] = wire::listed_group{id, std::move(d.protocol_type)};
+          done->arrive();
+        },
+        [done](caf::error&) { done->arrive(); });
+  }
+  done->arrive();
+}
+
+void serve(const kafka_services& s, wire::describe_groups_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  wire::describe_groups_response skeleton;
+  for (auto& id : req.groups)
+    skeleton.groups.push_back(dead_group(id));
+  auto done = kafka_countdown<wire::describe_groups_response>::make(
+    std::move(skeleton), [reply, version](wire::describe_groups_response& resp) {
+      reply.send([&](wire::byte_writer& w) { wire::encode_describe_groups_response(resp, version, w); });
+    });
+  for (size_t i = 0; i < req.groups.size(); ++i) {
+    auto group = existing_group(s, req.groups[i]);
+    if (!group) // never joined nor committed to: Dead, as Kafka answers for unknown groups
+      continue;
+    done->expect();
+    s.self->request(*group, group_timeout, describe_atom_v)
+      .then(
+        [done, i](cluster::group_description& d) {
+          auto& out = done->response.groups[i];
+          out = to_wire(std::move(out.group_id), std::move(d));
+          done->arrive();
+        },
+        [done, i](caf::error& err) {
+          auto& out = done->response.groups[i];
+          out.error_code = code_of(group_error(err));
+          out.group_state.clear(); // Kafka's error answers carry no state
+          done->arrive();
+        });
+  }
+  done->arrive();
 }
 
 } // namespace cafka

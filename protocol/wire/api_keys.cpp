@@ -26,6 +26,8 @@ constexpr api_info apis[] = {
   {api_key::heartbeat, "Heartbeat", 0, 3, 4},
   {api_key::leave_group, "LeaveGroup", 0, 1, 4},
   {api_key::sync_group, "SyncGroup", 0, 3, 4},
+  {api_key::describe_groups, "DescribeGroups", 0, 4, 5},
+  {api_key::list_groups, "ListGroups", 0, 2, 3},
   {api_key::api_versions, "ApiVersions", 0, 3, 3},
   {api_key::create_topics, "CreateTopics", 0, 4, 5},
   {api_key::delete_topics, "DeleteTopics", 0, 3, 4},

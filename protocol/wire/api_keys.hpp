@@ -25,6 +25,8 @@ enum class api_key : int16_t {
   heartbeat = 12,
   leave_group = 13,
   sync_group = 14,
+  describe_groups = 15,
+  list_groups = 16,
   api_versions = 18,
   create_topics = 19,
   delete_topics = 20,

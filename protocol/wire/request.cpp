@@ -33,6 +33,8 @@ bool is_decodable(int16_t key) {
     case api_key::leave_group:
     case api_key::offset_commit:
     case api_key::offset_fetch:
+    case api_key::list_groups:
+    case api_key::describe_groups:
       return true;
     default:
       return false;
@@ -57,6 +59,8 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::leave_group: return wrap(decode_leave_group_request(body, v));
     case api_key::offset_commit: return wrap(decode_offset_commit_request(body, v));
     case api_key::offset_fetch: return wrap(decode_offset_fetch_request(body, v));
+    case api_key::list_groups: return wrap(decode_list_groups_request(body, v));
+    case api_key::describe_groups: return wrap(decode_describe_groups_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

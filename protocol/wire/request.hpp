@@ -7,12 +7,14 @@
 #include "protocol/wire/api_versions.hpp"
 #include "protocol/wire/create_topics.hpp"
 #include "protocol/wire/delete_topics.hpp"
+#include "protocol/wire/describe_groups.hpp"
 #include "protocol/wire/fetch.hpp"
 #include "protocol/wire/find_coordinator.hpp"
 #include "protocol/wire/heartbeat.hpp"
 #include "protocol/wire/init_producer_id.hpp"
 #include "protocol/wire/join_group.hpp"
 #include "protocol/wire/leave_group.hpp"
+#include "protocol/wire/list_groups.hpp"
 #include "protocol/wire/list_offsets.hpp"
 #include "protocol/wire/metadata.hpp"
 #include "protocol/wire/offset_commit.hpp"
@@ -28,7 +30,8 @@ using decoded_request =
                list_offsets_request, create_topics_request, delete_topics_request,
                init_producer_id_request, find_coordinator_request, join_group_request,
                sync_group_request, heartbeat_request, leave_group_request,
-               offset_commit_request, offset_fetch_request>;
+               offset_commit_request, offset_fetch_request, list_groups_request,
+               describe_groups_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

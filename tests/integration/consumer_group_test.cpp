@@ -6,7 +6,10 @@
 //    from the offsets it committed;
 //  * in a group whose kafka-python member offers only "roundrobin", a librdkafka consumer
 //    (in this process) offering only "range" gets INCONSISTENT_GROUP_PROTOCOL instead of
-//    hanging, while one offering "roundrobin" joins and gets a share.
+//    hanging, while one offering "roundrobin" joins and gets a share;
+//  * kafka-python's KafkaAdminClient lists a group with a kafka-python member in it and
+//    describes it (state, protocol, the member's subscription and assignment), and an
+//    unknown group as Dead (ListGroups, DescribeGroups).
 // Every wait is bounded by a generous deadline that only stops a hang; nothing asserts on
 // timing.
 #include <boost/test/unit_test.hpp>
@@ -193,6 +196,22 @@ BOOST_AUTO_TEST_CASE(a_range_consumer_is_refused_by_a_roundrobin_group_and_a_rou
   RdKafka::TopicPartition::destroy(assignment);
   consumer->close();
   BOOST_TEST(python.running()); // a member all along
+}
+
+BOOST_AUTO_TEST_CASE(kafka_python_admin_lists_and_describes_a_group_with_a_member) {
+  cafka::test::kafka_endpoint broker;
+  if (skipped_on_mock(broker))
+    return;
+  broker.create_topic("admin-group", 2);
+  auto res = cafka::test::run({python_bin, group_script, "admin", "--bootstrap", broker.bootstrap(), "--topic",
+                               "admin-group", "--group", "admin-readers"},
+                              "", 240s);
+  BOOST_REQUIRE_MESSAGE(res.code == 0, "kafka_python_group.py admin: " << show(res));
+  BOOST_TEST_MESSAGE(res.out);
+  auto out = lines(res.out);
+  BOOST_REQUIRE(!out.empty());
+  BOOST_TEST(out.back() == "admin ok: admin-readers listed, described Stable with 1 member holding 2 partitions, "
+                           "admin-readers-never-joined Dead");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -15,6 +15,13 @@ cafka's integration tests (tests/integration/consumer_group_test.cpp runs it wit
       time its assignment changes and "consumed P O" for every record; creates FILE once it
       holds a partition. Runs until killed, or N seconds.
 
+  admin --bootstrap HOST:PORT --topic T --group G
+      Starts one `member` process of G and, once it holds all partitions of T, checks what
+      KafkaAdminClient shows: list_consumer_groups() has (G, "consumer");
+      describe_consumer_groups([G, <unknown group>]) gives G as Stable with that one member
+      (kafka-python client id, its subscription to T and its assignment of every partition
+      of T) and the unknown group as Dead without members.
+
 Exit status 0 when every check passes; otherwise 1 with the reason on stderr. Every wait is
 bounded; the caller kills the process if it still hangs.
 """
@@ -29,7 +36,7 @@ import threading
 import time
 import traceback
 
-from kafka import KafkaConsumer, KafkaProducer
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
 from kafka.coordinator.assignors.range import RangePartitionAssignor
 from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 
@@ -189,10 +196,57 @@ def takeover(args):
                 print("%s stderr:\n%s" % (m.name, "".join(m.errors)), file=sys.stderr)
 
 
+# -- admin ----------------------------------------------------------------------------------
+
+def admin(args):
+    member = Member("member", args)
+    client = None
+    try:
+        probe = KafkaConsumer(bootstrap_servers=[args.bootstrap], **CLIENT_TIMEOUTS)
+        partitions = sorted(probe.partitions_for_topic(args.topic) or [])
+        probe.close()
+        check(partitions, "topic %s has no partitions" % args.topic)
+        wait_until(lambda: member.holds() == partitions, FORM_SECONDS,
+                   lambda: "the member holding %s (it holds %s)" % (partitions, member.holds()))
+        client = KafkaAdminClient(bootstrap_servers=[args.bootstrap], **CLIENT_TIMEOUTS)
+
+        listed = client.list_consumer_groups()
+        print("listed: %s" % sorted(listed))
+        check((args.group, "consumer") in listed, "%s not listed as a consumer group" % args.group)
+
+        unknown = args.group + "-never-joined"
+        described = client.describe_consumer_groups([args.group, unknown])
+        print("described: %s" % (described,))
+        check(len(described) == 2, "2 descriptions expected")
+        group, dead = described
+        check(group.error_code == 0 and group.group == args.group, "error or wrong group: %s" % (group,))
+        check(group.state == "Stable", "state %s, not Stable" % group.state)
+        check(group.protocol_type == "consumer", "protocol type %r" % group.protocol_type)
+        check(group.protocol in ("range", "roundrobin"), "protocol %r" % group.protocol)
+        check(len(group.members) == 1, "%d members, not 1" % len(group.members))
+        m = group.members[0]
+        check(m.member_id and m.client_id.startswith("kafka-python"), "member %s" % (m,))
+        check(m.client_host, "no client host")
+        check(list(m.member_metadata.subscription) == [args.topic],
+              "subscription %s" % (m.member_metadata.subscription,))
+        held = sorted(tp.partition for tp in m.member_assignment.partitions() if tp.topic == args.topic)
+        check(held == partitions, "assignment %s, not %s" % (held, partitions))
+        check(dead.error_code == 0 and dead.group == unknown and dead.state == "Dead"
+              and not dead.members and dead.protocol_type == "", "unknown group: %s" % (dead,))
+        print("admin ok: %s listed, described Stable with 1 member holding %d partitions, %s Dead"
+              % (args.group, len(partitions), unknown))
+    finally:
+        if client is not None:
+            client.close()
+        member.stop()
+        if member.errors and any("Traceback" in line for line in member.errors):
+            print("member stderr:\n%s" % "".join(member.errors), file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("takeover", "member"):
+    for name in ("takeover", "member", "admin"):
         p = sub.add_parser(name)
         p.add_argument("--bootstrap", required=True)
         p.add_argument("--topic", required=True)
@@ -207,7 +261,7 @@ def main():
     if args.command == "member":
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        takeover(args) if args.command == "takeover" else member(args)
+        {"takeover": takeover, "member": member, "admin": admin}[args.command](args)
     except Mismatch as e:
         print("kafka_python_group: %s: %s" % (args.command, e), file=sys.stderr)
         return 1

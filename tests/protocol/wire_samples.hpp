@@ -18,7 +18,7 @@ std::vector<wire_sample> data_request_samples();
 /// ApiVersions, Metadata, CreateTopics, DeleteTopics, InitProducerId (wire_samples_admin.cpp).
 std::vector<wire_sample> admin_request_samples();
 /// FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
-/// OffsetFetch (wire_samples_group.cpp).
+/// OffsetFetch, ListGroups, DescribeGroups (wire_samples_group.cpp).
 std::vector<wire_sample> group_request_samples();
 
 } // namespace cafka::wire::test

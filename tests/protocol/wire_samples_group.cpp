@@ -16,6 +16,8 @@ constexpr int16_t join_group = 11;
 constexpr int16_t heartbeat = 12;
 constexpr int16_t leave_group = 13;
 constexpr int16_t sync_group = 14;
+constexpr int16_t describe_groups = 15;
+constexpr int16_t list_groups = 16;
 
 wire_sample sample(int16_t key, int16_t version, const std::string& hex) {
   return {key, version, from_hex(hex)};
@@ -127,6 +129,22 @@ void add_offset_fetch(std::vector<wire_sample>& out) {
   out.push_back(sample(offset_fetch, 5, group + "00000001" + test_0_1)); // librdkafka
 }
 
+void add_list_groups(std::vector<wire_sample>& out) {
+  // No fields before v4 (flexible, with a state filter): kafka-python's admin sends v1/v2.
+  for (int16_t v = 0; v <= 2; ++v)
+    out.push_back(sample(list_groups, v, ""));
+}
+
+void add_describe_groups(std::vector<wire_sample>& out) {
+  // kafka-python's admin describes one group per request.
+  out.push_back(sample(describe_groups, 0, "00000001" + group));
+  out.push_back(sample(describe_groups, 1, "00000002" + group + hex_str("other")));
+  out.push_back(sample(describe_groups, 2, "00000001" + group));
+  // v3+: include_authorized_operations (kafka-python sends false).
+  out.push_back(sample(describe_groups, 3, "00000001" + group + "00"));
+  out.push_back(sample(describe_groups, 4, "00000002" + group + hex_str("") + "01"));
+}
+
 } // namespace
 
 std::vector<wire_sample> group_request_samples() {
@@ -138,6 +156,8 @@ std::vector<wire_sample> group_request_samples() {
   add_leave_group(out);
   add_offset_commit(out);
   add_offset_fetch(out);
+  add_list_groups(out);
+  add_describe_groups(out);
   return out;
 }
 
