@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <future>
+#include <mutex>
 
 #include <caf/all.hpp>
 
@@ -60,14 +61,25 @@ std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, cons
   });
 }
 
-// Opens __consumer_offsets. Its fsyncs go to the I/O worker once `worker` holds it; until
-// then (commits arriving while the node starts) they run inline.
+// The I/O worker once it is spawned: listeners (and so commits) start before it.
+struct io_worker_slot {
+  std::mutex mutex;
+  caf::actor worker;
+};
+
+// Opens __consumer_offsets. Its fsyncs go to the I/O worker once `slot` holds it; until
+// then (commits arriving while the node starts, with a finite log.flush.*) they run inline.
 result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t now_ms,
-                                                       std::shared_ptr<caf::actor> worker,
+                                                       std::shared_ptr<io_worker_slot> slot,
                                                        std::string& error_text) {
-  auto run = [worker](std::function<std::error_code()> job) {
-    if (*worker)
-      caf::anon_send(*worker, io_job{std::move(job)});
+  auto run = [slot](std::function<std::error_code()> job) {
+    caf::actor worker;
+    {
+      std::lock_guard<std::mutex> guard{slot->mutex};
+      worker = slot->worker;
+    }
+    if (worker)
+      caf::anon_send(worker, io_job{std::move(job)});
     else
       job();
   };
@@ -99,7 +111,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   if (!ns)
     return ns.error();
   n.storage = *ns;
-  auto worker_slot = std::make_shared<caf::actor>();
+  auto worker_slot = std::make_shared<io_worker_slot>();
   auto offsets = open_offsets(*n.storage, now_ms(), worker_slot, error_text);
   if (!offsets) {
     close_node_storage(*n.storage);
@@ -135,7 +147,10 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return registration.error();
   }
   n.io_worker = spawn_io_worker(sys);
-  *worker_slot = n.io_worker;
+  {
+    std::lock_guard<std::mutex> guard{worker_slot->mutex};
+    worker_slot->worker = n.io_worker;
+  }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
                                                registration->controller_id});
   for (auto& l : n.listeners)

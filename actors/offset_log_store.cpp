@@ -68,13 +68,17 @@ protocol::kafka_error offset_log_store::commit(const std::string& group, const s
   updates.reserve(offsets.size());
   for (auto& o : offsets)
     updates.push_back(to_update(group, o, now_ms));
-  std::lock_guard<std::mutex> guard{mutex_};
-  if (closed_)
-    return protocol::kafka_error::coordinator_not_available;
-  if (auto st = append_locked(updates, now_ms); !st) {
-    log_line("__consumer_offsets: commit of group %s failed: %s", group.c_str(), st.error().message().c_str());
-    return protocol::kafka_error::unknown_server_error;
+  flush_start flush;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    if (closed_)
+      return protocol::kafka_error::coordinator_not_available;
+    if (auto st = append_locked(updates, now_ms, flush); !st) {
+      log_line("__consumer_offsets: commit of group %s failed: %s", group.c_str(), st.error().message().c_str());
+      return protocol::kafka_error::unknown_server_error;
+    }
   }
+  start_flush(std::move(flush));
   return protocol::kafka_error::none;
 }
 
@@ -99,15 +103,21 @@ std::vector<std::string> offset_log_store::groups() const {
 
 result<size_t> offset_log_store::expire(int64_t now_ms, int64_t retention_ms,
                                         const cluster::group_expiry_probe& probe) {
-  std::lock_guard<std::mutex> guard{mutex_};
-  if (closed_)
-    return size_t{0};
-  auto tombstones = table_.expired(now_ms, retention_ms, probe);
-  if (tombstones.empty())
-    return size_t{0};
-  if (auto st = append_locked(tombstones, now_ms); !st)
-    return st.error();
-  return tombstones.size();
+  flush_start flush;
+  size_t expired = 0;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    if (closed_)
+      return size_t{0};
+    auto tombstones = table_.expired(now_ms, retention_ms, probe);
+    if (tombstones.empty())
+      return size_t{0};
+    if (auto st = append_locked(tombstones, now_ms, flush); !st)
+      return st.error();
+    expired = tombstones.size();
+  }
+  start_flush(std::move(flush));
+  return expired;
 }
 
 size_t offset_log_store::log_records() const {
@@ -120,7 +130,8 @@ size_t offset_log_store::size() const {
   return table_.size();
 }
 
-status offset_log_store::append_locked(const std::vector<cluster::offset_update>& updates, int64_t now_ms) {
+status offset_log_store::append_locked(const std::vector<cluster::offset_update>& updates, int64_t now_ms,
+                                       flush_start& flush) {
   auto max_batch = static_cast<size_t>(log_->config().max_message_bytes);
   auto batches = cluster::encode_offset_batches(updates, now_ms, max_batch);
   if (batches.empty())
@@ -129,24 +140,24 @@ status offset_log_store::append_locked(const std::vector<cluster::offset_update>
   if (!appended)
     return appended.error();
   table_.apply(updates); // only once the records are in the log
-  maybe_flush_locked(now_ms);
+  flush = prepare_flush_locked(now_ms);
   return {};
 }
 
-// As partition_actor's flush: prepared here, the fsync on the I/O worker, completed there
-// under the mutex.
-void offset_log_store::maybe_flush_locked(int64_t now_ms) {
+// As partition_actor's flush: prepared under the mutex, the fsync on the I/O worker, then
+// completed under the mutex again.
+offset_log_store::flush_start offset_log_store::prepare_flush_locked(int64_t now_ms) {
   if (flush_in_flight_ || !run_blocking_ || !log_->flush_due(now_ms))
-    return;
+    return {};
   auto prepared = log_->prepare_flush();
   if (!prepared) {
     log_line("__consumer_offsets: flush failed: %s", prepared.error().message().c_str());
-    return;
+    return {};
   }
   auto job = std::make_shared<storage::flush_job>(std::move(*prepared));
   flush_in_flight_ = true;
   std::weak_ptr<offset_log_store> weak = weak_from_this();
-  run_blocking_([weak, job]() -> std::error_code {
+  return [weak, job]() -> std::error_code {
     auto ec = job->run().error();
     if (auto self = weak.lock()) {
       std::lock_guard<std::mutex> guard{self->mutex_};
@@ -157,7 +168,12 @@ void offset_log_store::maybe_flush_locked(int64_t now_ms) {
     if (ec)
       log_line("__consumer_offsets: fsync failed: %s", ec.message().c_str());
     return ec;
-  });
+  };
+}
+
+void offset_log_store::start_flush(flush_start flush) {
+  if (flush)
+    run_blocking_(std::move(flush));
 }
 
 status offset_log_store::close() {

@@ -76,9 +76,12 @@ private:
   offset_log_store(std::unique_ptr<storage::partition_log> log, blocking_runner run_blocking)
       : log_(std::move(log)), run_blocking_(std::move(run_blocking)) {}
   status replay();
-  // Appends `updates` and applies them; the mutex is held.
-  status append_locked(const std::vector<cluster::offset_update>& updates, int64_t now_ms);
-  void maybe_flush_locked(int64_t now_ms);
+  using flush_start = std::function<std::error_code()>;
+  // Appends `updates` and applies them; the mutex is held. `flush` gets the fsync to hand to
+  // run_blocking once the mutex is released (the job takes it to complete).
+  status append_locked(const std::vector<cluster::offset_update>& updates, int64_t now_ms, flush_start& flush);
+  flush_start prepare_flush_locked(int64_t now_ms);
+  void start_flush(flush_start flush);
 
   mutable std::mutex mutex_;
   std::shared_ptr<storage::partition_log> log_;

@@ -28,14 +28,20 @@ struct open_store {
   std::unique_ptr<storage::log_directory> dir;
   std::shared_ptr<offset_log_store> store;
 
-  explicit open_store(std::string path) : root(std::move(path)) { open(); }
+  storage::log_config cfg;
+  offset_log_store::blocking_runner runner;
+
+  explicit open_store(std::string path, storage::log_config c = {}, offset_log_store::blocking_runner r = nullptr)
+      : root(std::move(path)), cfg(c), runner(std::move(r)) {
+    open();
+  }
   ~open_store() { close(); }
 
   void open() {
     auto d = storage::log_directory::open(root);
     BOOST_REQUIRE(d);
     dir = std::move(*d);
-    auto s = offset_log_store::open(*dir, storage::log_config{}, t0, nullptr);
+    auto s = offset_log_store::open(*dir, cfg, t0, runner);
     BOOST_REQUIRE_MESSAGE(s, s.error().message());
     store = *s;
   }
@@ -145,6 +151,24 @@ BOOST_AUTO_TEST_CASE(a_group_actor_commits_through_the_store) {
   std::vector<group_offset> found;
   again.fetch(group_offset_query{false, {{"t", 0}}}, [&](std::vector<group_offset> f) { found = std::move(f); });
   check_same(found, {offset_of("t", 0, 42, "m")});
+}
+
+BOOST_AUTO_TEST_CASE(flush_messages_hands_the_fsync_to_the_runner_and_advances_the_recovery_point) {
+  test::temp_folder tmp;
+  storage::log_config cfg;
+  cfg.flush_interval_messages = 2;
+  int jobs = 0;
+  // Inline, as the node's runner before the I/O worker exists: must not deadlock.
+  open_store s{tmp.path, cfg, [&](std::function<std::error_code()> job) {
+                 ++jobs;
+                 BOOST_CHECK(!job());
+               }};
+  s.store->commit("g", {offset_of("t", 0, 1)}, t0);
+  BOOST_CHECK_EQUAL(jobs, 0);
+  BOOST_CHECK_EQUAL(s.store->log()->recovery_point(), 0);
+  s.store->commit("g", {offset_of("t", 0, 2)}, t0);
+  BOOST_CHECK_EQUAL(jobs, 1);
+  BOOST_CHECK_EQUAL(s.store->log()->recovery_point(), 2);
 }
 
 // The expirer in simulated time: nothing expires before offsets.retention.minutes after the

@@ -1,12 +1,13 @@
 // Committed offsets survive a restart: kcat -G (librdkafka 2.0.2) consumes a topic and
 // commits as it leaves, the cafka-server process is stopped and started again on the same
 // log dir, and a second kcat -G run of the same group reads only the records produced after
-// the first run's commits (the offsets came back from __consumer_offsets). The internal
-// topic is not listed by Metadata. Every wait is bounded by a generous deadline that only
-// stops a hang; nothing asserts on timing.
+// the first run's commits (the offsets came back from __consumer_offsets). The log dir is
+// marked cleanly shut down, and the internal topic is not listed by Metadata. Every wait is
+// bounded by a generous deadline that only stops a hang; nothing asserts on timing.
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -77,6 +78,8 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_offsets_committed_before_a_restart) {
     kcat.produce(200, 230); // after the commits: the second run must read exactly these
     BOOST_CHECK_EQUAL(server.stop(), 0);
   }
+  // The shutdown checkpoint covers __consumer_offsets-0 too, else the dir is not marked clean.
+  BOOST_TEST(std::filesystem::exists(dir.path + "/.cafka-clean-shutdown"));
   cafka::test::server_process server{dir.path};
   kcat_against kcat{server};
   BOOST_TEST((kcat.consume() == expected(200, 230)));
