@@ -2,8 +2,9 @@
 // commits as it leaves, the cafka-server process is stopped and started again on the same
 // log dir, and a second kcat -G run of the same group reads only the records produced after
 // the first run's commits (the offsets came back from __consumer_offsets). The log dir is
-// marked cleanly shut down, and the internal topic is not listed by Metadata. Every wait is
-// bounded by a generous deadline that only stops a hang; nothing asserts on timing.
+// marked cleanly shut down, and the internal topic is neither listed by Metadata nor
+// creatable as a normal topic. Every wait is bounded by a generous deadline that only
+// stops a hang; nothing asserts on timing.
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -87,6 +88,13 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_offsets_committed_before_a_restart) {
   BOOST_REQUIRE_MESSAGE(listed.code == 0, "kcat -L: " << show(listed));
   BOOST_TEST(listed.out.find(topic) != std::string::npos, listed.out);
   BOOST_TEST(listed.out.find("__consumer_offsets") == std::string::npos, listed.out);
+  // Nor can a client create it as a normal topic over the log the offsets live in.
+  auto internal = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
+                                    "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic",
+                                    "__consumer_offsets", "--partitions", "1"},
+                                   "", 60s);
+  BOOST_TEST(internal.code != 0, show(internal));
+  BOOST_TEST((kcat.consume().empty())); // the offsets are still there
   BOOST_CHECK_EQUAL(server.stop(), 0);
 }
 
