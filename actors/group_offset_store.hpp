@@ -1,7 +1,7 @@
 #pragma once
-// Where a group actor keeps its group's committed offsets. For now in memory
-// (actors/memory_group_offsets.hpp); the persistent store (__consumer_offsets) replaces it
-// behind this interface. Both calls complete through a callback so that a store which
+// Where a group actor keeps its group's committed offsets: in __consumer_offsets on a
+// node (actors/persistent_group_offsets.hpp), or in memory (actors/memory_group_offsets.hpp,
+// tests). Both calls complete through a callback so that a store which
 // must append to a log first can answer later; the in-memory one answers at once. Called
 // only from the group actor, one call at a time.
 

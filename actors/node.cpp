@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <future>
+#include <mutex>
 
 #include <caf/all.hpp>
 
@@ -10,11 +11,13 @@
 #include "actors/io_worker.hpp"
 #include "actors/kafka_listener.hpp"
 #include "actors/log_line.hpp"
-#include "actors/memory_group_offsets.hpp"
 #include "actors/node_storage.hpp"
+#include "actors/offset_log_store.hpp"
+#include "actors/persistent_group_offsets.hpp"
 #include "actors/producer_id_source.hpp"
 #include "actors/routing_table.hpp"
 #include "cluster/embedded_coordinator.hpp"
+#include "config/to_log_config.hpp"
 #include "cluster/embedded_store.hpp"
 #include "cluster/node_registration.hpp"
 
@@ -46,13 +49,45 @@ cluster::group_config group_config_of(const config::server_config& cfg) {
   return out;
 }
 
-// The registry of the node's groups; each new group keeps its committed offsets in memory
-// until __consumer_offsets exists.
-std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, const config::server_config& cfg) {
+// The registry of the node's groups; each new group keeps its committed offsets in the
+// node's __consumer_offsets.
+std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, const config::server_config& cfg,
+                                                    std::shared_ptr<offset_log_store> offsets,
+                                                    std::function<int64_t()> now_ms) {
   auto config = group_config_of(cfg);
-  return std::make_shared<group_registry>([&sys, config](const std::string& group_id) {
-    return spawn_group(sys, group_context{group_id, config, std::make_shared<memory_group_offsets>()});
+  return std::make_shared<group_registry>([&sys, config, offsets, now_ms](const std::string& group_id) {
+    auto store = std::make_shared<persistent_group_offsets>(group_id, offsets, now_ms);
+    return spawn_group(sys, group_context{group_id, config, std::move(store)});
   });
+}
+
+// The I/O worker once it is spawned: listeners (and so commits) start before it.
+struct io_worker_slot {
+  std::mutex mutex;
+  caf::actor worker;
+};
+
+// Opens __consumer_offsets. Its fsyncs go to the I/O worker once `slot` holds it; until
+// then (commits arriving while the node starts, with a finite log.flush.*) they run inline.
+result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t now_ms,
+                                                       std::shared_ptr<io_worker_slot> slot,
+                                                       std::string& error_text) {
+  auto run = [slot](std::function<std::error_code()> job) {
+    caf::actor worker;
+    {
+      std::lock_guard<std::mutex> guard{slot->mutex};
+      worker = slot->worker;
+    }
+    if (worker)
+      caf::anon_send(worker, io_job{std::move(job)});
+    else
+      job();
+  };
+  auto cfg = config::to_log_config(ns.config);
+  auto store = offset_log_store::open(*ns.dirs.front(), cfg, now_ms, run);
+  if (!store)
+    error_text = "__consumer_offsets in '" + ns.dirs.front()->root() + "': " + store.error().message();
+  return store;
 }
 
 // Closes every group (held joins and syncs are answered NOT_COORDINATOR) and waits for each.
@@ -76,8 +111,16 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   if (!ns)
     return ns.error();
   n.storage = *ns;
+  auto worker_slot = std::make_shared<io_worker_slot>();
+  auto offsets = open_offsets(*n.storage, now_ms(), worker_slot, error_text);
+  if (!offsets) {
+    close_node_storage(*n.storage);
+    return offsets.error();
+  }
+  n.offsets = *offsets;
+  n.storage->internal_partitions[offset_log_store::partition()] = node_storage::open_partition{n.offsets->log(), 0};
   n.routes = std::make_shared<routing_table>();
-  n.groups = make_group_registry(sys, cfg);
+  n.groups = make_group_registry(sys, cfg, n.offsets, now_ms);
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
   // Without CAF's network layer (in-process tests and simulations) there are no sockets.
@@ -90,6 +133,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     if (!l) {
       for (auto& started : n.listeners)
         caf::anon_send_exit(started.actor, caf::exit_reason::user_shutdown);
+      n.offsets->close();
       close_node_storage(*n.storage);
       return l.error();
     }
@@ -103,6 +147,10 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return registration.error();
   }
   n.io_worker = spawn_io_worker(sys);
+  {
+    std::lock_guard<std::mutex> guard{worker_slot->mutex};
+    worker_slot->worker = n.io_worker;
+  }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
                                                registration->controller_id});
   for (auto& l : n.listeners)
@@ -110,6 +158,9 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.cleaner = spawn_retention_cleaner(
     sys, retention_cleaner_config{n.routes, std::chrono::milliseconds(cfg.log_retention_check_interval_ms),
                                   now_ms});
+  n.offsets_expirer = spawn_offsets_expirer(
+    sys, offsets_expirer_config{n.offsets, n.groups, std::chrono::milliseconds(cfg.offsets_retention_check_interval_ms),
+                                int64_t{cfg.offsets_retention_minutes} * 60 * 1000, now_ms});
   return n;
 }
 
@@ -118,6 +169,7 @@ status stop_node(caf::actor_system& sys, node& n) {
   for (auto& l : n.listeners) // no new requests from here on
     caf::anon_send_exit(l.actor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.cleaner, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(n.offsets_expirer, caf::exit_reason::user_shutdown);
   if (n.groups)
     close_groups(self, *n.groups);
   bool stopped = false;
@@ -129,8 +181,13 @@ status stop_node(caf::actor_system& sys, node& n) {
     .receive([] {}, [](caf::error&) {});
   // The partition actors are gone: the logs are ours to close (flush, seal, marker).
   status st;
-  if (stopped)
-    st = close_node_storage(*n.storage);
+  if (n.offsets) // the groups are closed: nothing commits any more
+    st = n.offsets->close();
+  if (stopped) {
+    auto closed = close_node_storage(*n.storage);
+    if (st)
+      st = closed;
+  }
   caf::anon_send_exit(n.io_worker, caf::exit_reason::user_shutdown);
   return st;
 }

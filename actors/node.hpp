@@ -18,6 +18,7 @@
 
 #include "actors/kafka_listener.hpp"
 #include "actors/node_actor.hpp"
+#include "actors/offsets_expirer.hpp"
 #include "actors/retention_cleaner.hpp"
 #include "config/server_config.hpp"
 #include "protocol/result.hpp"
@@ -30,6 +31,7 @@ class coordinator;
 struct node_storage;
 class routing_table;
 class group_registry;
+class offset_log_store;
 
 /// What the node actor is spawned with.
 struct node_context {
@@ -55,6 +57,9 @@ struct node {
   std::shared_ptr<cluster::coordinator> coordinator;
   /// The consumer groups this node coordinates, each an actor spawned on first use.
   std::shared_ptr<group_registry> groups;
+  /// Every group's committed offsets, in __consumer_offsets-0 of the first log dir.
+  std::shared_ptr<offset_log_store> offsets;
+  offsets_expirer_actor offsets_expirer;
   /// The Kafka listeners, with the ports they actually bound.
   std::vector<kafka_listener> listeners;
 };

@@ -107,6 +107,8 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     return caf::make_error(kafka_error::invalid_topic_exception, *why);
   if (ns.topics.count(spec.name) > 0)
     return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
+  if (ns.internal_partitions.count(storage::topic_partition{spec.name, 0}) > 0) // its log is open already
+    return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
   if (spec.partitions == -1)
     spec.partitions = cfg.num_partitions;
   if (spec.partitions < 1)

@@ -43,6 +43,8 @@ std::vector<storage::offset_checkpoint> node_storage::recovery_points() const {
   std::vector<storage::offset_checkpoint> out(dirs.size());
   for (auto& [tp, p] : partitions)
     out[p.dir][tp] = p.log->recovery_point();
+  for (auto& [tp, p] : internal_partitions)
+    out[p.dir][tp] = p.log->recovery_point();
   return out;
 }
 

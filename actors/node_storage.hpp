@@ -29,6 +29,10 @@ struct node_storage {
   std::vector<std::vector<storage::topic_partition>> found_at_start;
   storage::topic_map topics;
   std::map<storage::topic_partition, open_partition> partitions;
+  /// Logs of internal topics (__consumer_offsets), opened and closed by their owner, not
+  /// served to clients; listed here only so that the checkpoint written at a clean shutdown
+  /// covers them (else the log dir is not marked clean).
+  std::map<storage::topic_partition, open_partition> internal_partitions;
 
   /// <first log dir>/cafka-topics
   std::string registry_path() const;
@@ -36,7 +40,7 @@ struct node_storage {
   storage::log_config log_config_for(const std::string& topic) const;
   /// Opens (creating) a partition's log in the log dir holding the fewest partitions.
   status open_partition_log(const storage::topic_partition& tp, int64_t now_ms);
-  /// The recovery points of the open logs, per log dir.
+  /// The recovery points of the open logs (internal ones included), per log dir.
   std::vector<storage::offset_checkpoint> recovery_points() const;
 };
 

@@ -1,0 +1,15 @@
+#include "actors/persistent_group_offsets.hpp"
+
+#include <utility>
+
+namespace cafka {
+
+void persistent_group_offsets::commit(std::vector<group_offset> offsets, int64_t now_ms, commit_done done) {
+  done(store_->commit(group_, offsets, wall_ms_ ? wall_ms_() : now_ms));
+}
+
+void persistent_group_offsets::fetch(const group_offset_query& query, fetch_done done) {
+  done(store_->fetch(group_, query));
+}
+
+} // namespace cafka
