@@ -35,22 +35,26 @@ std::string peer_of(listener_ptr self, caf::io::connection_handle hdl) {
   return self->remote_addr(hdl) + ":" + std::to_string(self->remote_port(hdl));
 }
 
-void close_connection(listener_ptr self, const std::shared_ptr<kafka_connection>& conn) {
+// Closes `conn` with the one log line that says why.
+void close_connection(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, const std::string& why) {
+  log_line("kafka listener %s: closing %s: %s", self->state.listener_name.c_str(), peer_of(self, conn->hdl).c_str(),
+           why.c_str());
   conn->open = false;
   self->close(conn->hdl);
   self->state.conns.erase(conn->hdl);
   forget_connection(self->state.services, static_cast<uint64_t>(conn->hdl.id()));
 }
 
-// Serves one request frame; false means the connection must close (already logged).
-bool serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, wire::bytes_view frame) {
+std::string request_name(int16_t key, int16_t version) {
+  return std::string{wire::api_name(key)} + " (key " + std::to_string(key) + ") v" + std::to_string(version);
+}
+
+// Serves one request frame; a non-empty answer says why the connection must close.
+std::string serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, wire::bytes_view frame) {
   wire::byte_reader r{frame};
   auto header = wire::decode_request_header(r);
-  if (!header) {
-    log_line("kafka listener %s: closing %s: malformed request header (%s)", self->state.listener_name.c_str(),
-             peer_of(self, conn->hdl).c_str(), header.error().message().c_str());
-    return false;
-  }
+  if (!header)
+    return "malformed request header (" + header.error().message() + ")";
   auto key = header->api_key;
   auto version = header->api_version;
   auto range = wire::find_advertised(key);
@@ -60,27 +64,20 @@ bool serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& con
     kafka_reply{self, conn, *header}.send([](wire::byte_writer& w) {
       wire::encode_api_versions_response(wire::unsupported_api_versions_response(), 0, w);
     });
-    return true;
+    return {};
   }
-  if (!range || version < range->min_version || version > range->max_version) {
-    log_line("kafka listener %s: closing %s: unsupported request %s (key %d) v%d", self->state.listener_name.c_str(),
-             peer_of(self, conn->hdl).c_str(), wire::api_name(key), key, version);
-    return false;
-  }
-  auto body = r.rest();
-  auto decoded = wire::decode_request_body(*header, body);
-  if (!decoded) {
-    log_line("kafka listener %s: closing %s: malformed %s v%d request (%s)", self->state.listener_name.c_str(),
-             peer_of(self, conn->hdl).c_str(), wire::api_name(key), version, decoded.error().message().c_str());
-    return false;
-  }
+  if (!range || version < range->min_version || version > range->max_version)
+    return "unsupported request " + request_name(key, version);
+  auto decoded = wire::decode_request_body(*header, r.rest());
+  if (!decoded)
+    return "malformed " + request_name(key, version) + " request (" + decoded.error().message() + ")";
   if (header->client_id) // assign, not copy: keeps the buffer from one request to the next
     conn->client_id.assign(*header->client_id);
   else
     conn->client_id.clear();
   kafka_reply reply{self, conn, *header};
   std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
-  return true;
+  return {};
 }
 
 void on_data(listener_ptr self, caf::io::new_data_msg& msg) {
@@ -94,14 +91,13 @@ void on_data(listener_ptr self, caf::io::new_data_msg& msg) {
     if (next.state == wire::frame_reader::status::need_more)
       break;
     if (next.state == wire::frame_reader::status::too_large) {
-      log_line("kafka listener %s: closing %s: request size %lld is outside 0..%zu (socket.request.max.bytes)",
-               self->state.listener_name.c_str(), peer_of(self, conn->hdl).c_str(),
-               static_cast<long long>(next.size), self->state.max_request_bytes);
-      close_connection(self, conn);
+      close_connection(self, conn,
+                       "request size " + std::to_string(next.size) + " is outside 0.."
+                         + std::to_string(self->state.max_request_bytes) + " (socket.request.max.bytes)");
       return;
     }
-    if (!serve_frame(self, conn, next.frame)) {
-      close_connection(self, conn);
+    if (auto why = serve_frame(self, conn, next.frame); !why.empty()) {
+      close_connection(self, conn, why);
       return;
     }
   }

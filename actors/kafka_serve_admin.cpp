@@ -18,7 +18,6 @@ constexpr auto node_timeout = std::chrono::seconds(60);
 // The cluster id clients see (Metadata v2+); one per cafka cluster.
 const std::string cluster_id = "cafka";
 
-int16_t code_of(kafka_error e) { return protocol::wire_code(e); }
 
 wire::metadata_response to_wire(const cluster_metadata& md) {
   wire::metadata_response out;
@@ -97,7 +96,7 @@ void serve(const kafka_services& s, wire::create_topics_request&& req, const kaf
         for (auto id : a.broker_ids)
           local = local && id == s.broker_id;
       if (!local || t.num_partitions != -1) {
-        out.error_code = code_of(kafka_error::invalid_replica_assignment);
+        out.error_code = protocol::wire_code(kafka_error::invalid_replica_assignment);
         out.error_message = "replica assignments may name only broker " + std::to_string(s.broker_id);
         continue;
       }
@@ -105,7 +104,7 @@ void serve(const kafka_services& s, wire::create_topics_request&& req, const kaf
       spec.replication_factor = static_cast<int16_t>(t.assignments.front().broker_ids.size());
     }
     if (!have_node(s)) {
-      out.error_code = code_of(kafka_error::not_controller);
+      out.error_code = protocol::wire_code(kafka_error::not_controller);
       continue;
     }
     done->expect();
@@ -119,7 +118,7 @@ void serve(const kafka_services& s, wire::create_topics_request&& req, const kaf
       s.self->request(*s.node, node_timeout, describe_atom_v, t.name)
         .then(
           [done, i](topic_description&) {
-            done->response.topics[i].error_code = code_of(kafka_error::topic_already_exists);
+            done->response.topics[i].error_code = protocol::wire_code(kafka_error::topic_already_exists);
             done->arrive();
           },
           [done](caf::error&) { done->arrive(); });
@@ -141,7 +140,7 @@ void serve(const kafka_services& s, wire::delete_topics_request&& req, const kaf
   for (size_t i = 0; i < req.topic_names.size(); ++i) {
     done->response.responses[i].name = req.topic_names[i];
     if (!have_node(s)) {
-      done->response.responses[i].error_code = code_of(kafka_error::not_controller);
+      done->response.responses[i].error_code = protocol::wire_code(kafka_error::not_controller);
       continue;
     }
     done->expect();
@@ -158,7 +157,7 @@ void serve(const kafka_services& s, wire::delete_topics_request&& req, const kaf
 void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply) {
   wire::init_producer_id_response resp;
   if (req.transactional_id) {
-    resp.error_code = code_of(kafka_error::invalid_request); // no transactions (yet)
+    resp.error_code = protocol::wire_code(kafka_error::invalid_request); // no transactions (yet)
   } else {
     resp.producer_id = s.producer_ids->next();
     resp.producer_epoch = 0;

@@ -19,7 +19,6 @@ namespace {
 constexpr auto partition_timeout = caf::infinite;
 
 int16_t code_of(const caf::error& err) { return protocol::wire_code(to_kafka_error(err)); }
-int16_t code_of(kafka_error e) { return protocol::wire_code(e); }
 
 // The batch a partition stores for `records`: v2 batches as they came (Produce v3+), a
 // legacy message set (Produce v0-v2) converted into one v2 batch.
@@ -62,16 +61,16 @@ void serve(const kafka_services& s, wire::produce_request&& req, const kafka_rep
       out.index = part.index;
       auto route = routes->find(topic_partition{topic.name, part.index});
       if (route == routes->end()) {
-        out.error_code = code_of(kafka_error::unknown_topic_or_partition);
+        out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
         continue;
       }
       if (!part.records || part.records->empty()) {
-        out.error_code = code_of(kafka_error::invalid_record);
+        out.error_code = protocol::wire_code(kafka_error::invalid_record);
         continue;
       }
       auto batches = batches_to_store(std::move(*part.records), version, s.now_ms());
       if (!batches) {
-        out.error_code = code_of(to_kafka_error(batches.error()));
+        out.error_code = protocol::wire_code(to_kafka_error(batches.error()));
         continue;
       }
       done->expect();
@@ -112,7 +111,7 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
       out.partition_index = part.partition_index;
       auto route = routes->find(topic_partition{topic.name, part.partition_index});
       if (route == routes->end()) {
-        out.error_code = code_of(kafka_error::unknown_topic_or_partition);
+        out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
         continue;
       }
       done->expect();

@@ -210,13 +210,17 @@ void answer(const kafka_services& s, fetch_poll& poll) {
   poll.reply.send([&](wire::byte_writer& w) { wire::encode_fetch_response(poll.response, version, w); });
 }
 
+// The callbacks below keep a pointer to the listener's services, not a copy: they run
+// inside the listener actor, which owns the services for its whole life, and a copy
+// would cost a std::function and four shared_ptr copies per partition and fetch.
 void single_poll(const kafka_services& s, const poll_ptr& poll) {
+  auto sp = &s;
   auto req = poll->targets.front().request;
   req.min_bytes = std::max(poll->min_bytes, 0);
   req.max_wait_ms = poll->min_bytes > 0 ? std::max(poll->max_wait_ms, 0) : 0; // min_bytes 0: no wait
   s.self->request(*poll->targets.front().actor, partition_timeout, fetch_atom_v, req)
-    .then([s, poll](fetch_result& r) { store(poll->slot(0), std::move(r)); answer(s, *poll); },
-          [s, poll](caf::error& err) { store(poll->slot(0), err); answer(s, *poll); });
+    .then([sp, poll](fetch_result& r) { store(poll->slot(0), std::move(r)); answer(*sp, *poll); },
+          [sp, poll](caf::error& err) { store(poll->slot(0), err); answer(*sp, *poll); });
 }
 
 void arm_timer(const kafka_services& s, caf::actor_clock::time_point deadline) {
@@ -235,13 +239,14 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
     s.polls->add(poll);
     conn.current = poll;
   }
-  auto finish = [s, poll, wait] {
+  auto sp = &s;
+  auto finish = [sp, poll, wait] {
     if (--poll->outstanding > 0 || poll->answered)
       return;
     if (!wait || bytes_found(*poll) >= static_cast<size_t>(poll->min_bytes) || any_error(*poll))
-      answer(s, *poll);
+      answer(*sp, *poll);
     else
-      arm_timer(s, poll->deadline);
+      arm_timer(*sp, poll->deadline);
   };
   auto now = s.now_ms();
   poll->outstanding = 1; // guard
@@ -267,9 +272,9 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
     fetch_watch w{req, caf::actor_cast<caf::actor>(s.self), key};
     s.self->request(*t.actor, partition_timeout, fetch_atom_v, std::move(w))
       .then(
-        [s, poll, i, key, req, valid_until, partition, finish](fetch_result& r) {
+        [sp, poll, i, key, req, valid_until, partition, finish](fetch_result& r) {
           // A reply short of min_bytes means the partition now watches for this connection.
-          if (auto conn = s.polls->find_connection(key)) {
+          if (auto conn = sp->polls->find_connection(key)) {
             auto& tp = poll->targets[i].tp;
             if (req.max_wait_ms > 0 && r.records.size() < static_cast<size_t>(req.min_bytes))
               conn->armed[tp] = watch_mark{partition, req.offset, valid_until, r.high_watermark, r.log_start_offset};

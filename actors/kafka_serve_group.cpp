@@ -29,7 +29,6 @@ constexpr auto group_timeout = caf::infinite;
 // Kafka's offset.metadata.max.bytes default: longer commit metadata is refused per partition.
 constexpr size_t max_offset_metadata_bytes = 4096;
 
-int16_t code_of(kafka_error e) { return protocol::wire_code(e); }
 
 // A failed request to a group actor: the group's Kafka error, or COORDINATOR_NOT_AVAILABLE
 // when the actor is gone (the node is stopping); clients then look for the coordinator again.
@@ -71,7 +70,7 @@ cluster::join_request to_join_request(wire::join_group_request&& req, const kafk
 
 wire::join_group_response to_wire(cluster::join_answer&& a) {
   wire::join_group_response out;
-  out.error_code = code_of(a.error);
+  out.error_code = protocol::wire_code(a.error);
   out.generation_id = a.generation;
   out.protocol_name = std::move(a.protocol_name);
   out.leader = std::move(a.leader);
@@ -122,7 +121,7 @@ void serve(const kafka_services& s, wire::join_group_request&& req, const kafka_
   };
   auto refuse = [send, member_id = req.member_id](kafka_error e) {
     wire::join_group_response resp;
-    resp.error_code = code_of(e);
+    resp.error_code = protocol::wire_code(e);
     resp.member_id = member_id;
     send(resp);
   };
@@ -140,7 +139,7 @@ void serve(const kafka_services& s, wire::sync_group_request&& req, const kafka_
   auto version = reply.version();
   auto send = [reply, version](kafka_error e, std::vector<char> assignment) {
     wire::sync_group_response resp;
-    resp.error_code = code_of(e);
+    resp.error_code = protocol::wire_code(e);
     resp.assignment = std::move(assignment);
     reply.send([&](wire::byte_writer& w) { wire::encode_sync_group_response(resp, version, w); });
   };
@@ -164,7 +163,7 @@ void serve(const kafka_services& s, wire::heartbeat_request&& req, const kafka_r
   auto version = reply.version();
   auto send = [reply, version](kafka_error e) {
     wire::heartbeat_response resp;
-    resp.error_code = code_of(e);
+    resp.error_code = protocol::wire_code(e);
     reply.send([&](wire::byte_writer& w) { wire::encode_heartbeat_response(resp, version, w); });
   };
   if (req.group_id.empty())
@@ -181,7 +180,7 @@ void serve(const kafka_services& s, wire::leave_group_request&& req, const kafka
   auto version = reply.version();
   auto send = [reply, version](kafka_error e) {
     wire::leave_group_response resp;
-    resp.error_code = code_of(e);
+    resp.error_code = protocol::wire_code(e);
     reply.send([&](wire::byte_writer& w) { wire::encode_leave_group_response(resp, version, w); });
   };
   if (req.group_id.empty())
@@ -222,11 +221,11 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
       auto& out = out_topic.partitions.emplace_back();
       out.partition_index = p.partition_index;
       if (p.committed_metadata && p.committed_metadata->size() > max_offset_metadata_bytes) {
-        out.error_code = code_of(kafka_error::offset_metadata_too_large);
+        out.error_code = protocol::wire_code(kafka_error::offset_metadata_too_large);
         continue;
       }
       if (routes->count(topic_partition{topic.name, p.partition_index}) == 0) {
-        out.error_code = code_of(kafka_error::unknown_topic_or_partition);
+        out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
         continue;
       }
       sent.emplace_back(resp->topics.size() - 1, out_topic.partitions.size() - 1);
@@ -238,7 +237,7 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
     return send();
   auto fail_sent = [resp, sent](kafka_error e) {
     for (auto [t, p] : sent)
-      resp->topics[t].partitions[p].error_code = code_of(e);
+      resp->topics[t].partitions[p].error_code = protocol::wire_code(e);
   };
   auto group = group_for(s, req.group_id);
   if (!group) {
@@ -306,7 +305,7 @@ void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafk
         send();
       },
       [send, resp](caf::error& err) {
-        auto code = code_of(group_error(err));
+        auto code = protocol::wire_code(group_error(err));
         resp->error_code = code;
         for (auto& topic : resp->topics)
           for (auto& out : topic.partitions)
@@ -367,7 +366,7 @@ void serve(const kafka_services& s, wire::describe_groups_request&& req, const k
         },
         [done, i](caf::error& err) {
           auto& out = done->response.groups[i];
-          out.error_code = code_of(group_error(err));
+          out.error_code = protocol::wire_code(group_error(err));
           out.group_state.clear(); // Kafka's error answers carry no state
           done->arrive();
         });

@@ -55,23 +55,37 @@ caf::expected<fetch_result> read_for(partition_state& st, const fetch_request& r
   return fetch_result{log.log_end_offset(), log.log_start_offset(), std::move(*bytes)};
 }
 
-// Answers every parked fetch that now has min_bytes (or, with `all`, every one).
-void answer_parked(self_ptr self, bool all) {
+// Which parked fetches answer_parked() answers: those that now have min_bytes (after an
+// append), those whose max_wait_ms ended (the deadline timer), or every one (close).
+enum class parked_due { with_data, expired, all };
+
+// Answers the parked fetches that are due; returns the earliest deadline of those left.
+caf::actor_clock::time_point answer_parked(self_ptr self, parked_due which) {
   auto& st = self->state;
+  auto now = self->clock().now();
+  auto next = caf::actor_clock::time_point::max();
   auto keep = st.parked.begin();
   for (auto& p : st.parked) {
+    bool due = which == parked_due::all || (which == parked_due::expired && p.deadline <= now);
+    if (!due && which == parked_due::expired) { // nothing was appended: no need to read
+      next = std::min(next, p.deadline);
+      *keep++ = std::move(p);
+      continue;
+    }
     auto r = read_for(st, p.request);
     if (!r) {
       p.promise.deliver(r.error());
       continue;
     }
-    if (all || r->records.size() >= static_cast<size_t>(std::max(p.request.min_bytes, 1))) {
+    if (due || r->records.size() >= static_cast<size_t>(std::max(p.request.min_bytes, 1))) {
       p.promise.deliver(std::move(*r));
       continue;
     }
+    next = std::min(next, p.deadline);
     *keep++ = std::move(p);
   }
   st.parked.erase(keep, st.parked.end());
+  return next;
 }
 
 // Sends the data a watch waited for to its watcher, for every watch that now has
@@ -168,7 +182,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       if (!info)
         return to_caf_error(info.error());
       if (!st.parked.empty())
-        answer_parked(self, false);
+        answer_parked(self, parked_due::with_data);
       if (!st.watches.empty())
         fire_watches(self, now);
       if (st.log->flush_due(now))
@@ -241,22 +255,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       if (id != st.timer_id)
         return; // superseded by an earlier deadline's timer
       st.timer_at = {};
-      auto now = self->clock().now();
-      auto next = caf::actor_clock::time_point::max();
-      auto keep = st.parked.begin();
-      for (auto& p : st.parked) {
-        if (p.deadline > now) {
-          next = std::min(next, p.deadline);
-          *keep++ = std::move(p);
-          continue;
-        }
-        auto r = read_for(st, p.request);
-        if (r)
-          p.promise.deliver(std::move(*r));
-        else
-          p.promise.deliver(r.error());
-      }
-      st.parked.erase(keep, st.parked.end());
+      auto next = answer_parked(self, parked_due::expired);
       if (!st.parked.empty())
         arm_deadline_timer(self, next);
     },
@@ -266,7 +265,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       arm_flush_tick(self);
     },
     [=](caf::close_atom) {
-      answer_parked(self, true);
+      answer_parked(self, parked_due::all);
       auto end = self->state.log->log_end_offset();
       self->quit();
       return end;
