@@ -9,8 +9,8 @@
 // It also keeps the group's committed offsets behind group_offset_store, checking each
 // commit against the membership first (group_state::check_offset_commit).
 //
-// Local only: the Kafka listener and the node talk to it within this process, so its
-// messages are not serializable (they would need inspect() for std::optional fields).
+// Its messages cross CAF's middleman (actors/group_messages.hpp): cafka's C++ client and
+// cafka-consumer-groups talk to it directly, with a handle the node actor hands out.
 
 #include <cstdint>
 #include <memory>
@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
-#include <caf/allowed_unsafe_message_type.hpp>
 #include <caf/fwd.hpp>
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
 
 #include "actors/atoms.hpp"
+#include "actors/group_messages.hpp"
 #include "actors/group_offset_store.hpp"
 #include "cluster/group_state.hpp"
 
@@ -36,6 +36,12 @@ struct group_offset_commit {
   int32_t generation = -1;
   std::vector<group_offset> offsets;
 };
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, group_offset_commit& x) {
+  cluster::optional_text instance{x.group_instance_id};
+  return f(caf::meta::type_name("group_offset_commit"), x.member_id, instance, x.generation, x.offsets);
+}
 
 using group_actor = caf::typed_actor<
   /// JoinGroup; answered when the rebalance completes (or at once with an error).
@@ -68,15 +74,3 @@ struct group_context {
 group_actor spawn_group(caf::actor_system& sys, group_context ctx);
 
 } // namespace cafka
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::cluster::join_request)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::cluster::join_answer)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::cluster::sync_request)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::cluster::sync_answer)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::cluster::heartbeat_request)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<cafka::cluster::member_identity>)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::cluster::leave_answer)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::cluster::group_description)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::group_offset_commit)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::group_offset_query)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<cafka::group_offset>)

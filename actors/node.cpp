@@ -121,6 +121,10 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.storage->internal_partitions[offset_log_store::partition()] = node_storage::open_partition{n.offsets->log(), 0};
   n.routes = std::make_shared<routing_table>();
   n.groups = make_group_registry(sys, cfg, n.offsets, now_ms);
+  // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
+  // is listed (state Empty) and described before anyone joins it again.
+  for (auto& group_id : n.offsets->groups())
+    n.groups->find_or_spawn(group_id);
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
   // Without CAF's network layer (in-process tests and simulations) there are no sockets.
@@ -152,7 +156,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     worker_slot->worker = n.io_worker;
   }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
-                                               registration->controller_id});
+                                               registration->controller_id, n.groups});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(

@@ -43,6 +43,8 @@ struct node_context {
   /// controller it found when it registered.
   std::shared_ptr<cluster::coordinator> coordinator;
   int32_t controller_id = -1;
+  /// The consumer groups this node coordinates.
+  std::shared_ptr<group_registry> groups;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);

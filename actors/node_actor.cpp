@@ -6,6 +6,7 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "actors/group_registry.hpp"
 #include "actors/io_worker.hpp"
 #include "actors/log_line.hpp"
 #include "actors/node.hpp"
@@ -274,6 +275,19 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       std::vector<std::string> names;
       for (auto& [name, _] : self->state.ctx.storage->topics)
         names.push_back(name);
+      return names;
+    },
+    [=](group_coordinator_atom, const std::string& group_id) -> caf::result<group_actor> {
+      auto& groups = self->state.ctx.groups;
+      if (auto actor = groups ? groups->find_or_spawn(group_id) : std::nullopt)
+        return *actor;
+      return caf::make_error(kafka_error::not_coordinator, "the node is shutting down");
+    },
+    [=](list_groups_atom) {
+      std::vector<std::string> names;
+      if (auto& groups = self->state.ctx.groups)
+        for (auto& [name, _] : groups->list())
+          names.push_back(name);
       return names;
     },
     [=](shutdown_atom) -> caf::result<bool> {

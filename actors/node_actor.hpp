@@ -13,6 +13,7 @@
 #include <caf/typed_actor.hpp>
 
 #include "actors/atoms.hpp"
+#include "actors/group_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/partition_actor.hpp"
 
@@ -90,6 +91,12 @@ using node_actor = caf::typed_actor<
   /// Configuration and per-partition offsets of a topic.
   caf::replies_to<describe_atom, std::string>::with<topic_description>,
   caf::replies_to<list_topics_atom>::with<std::vector<std::string>>,
+  /// The actor of the consumer group this node coordinates, spawned on first use (error:
+  /// not_coordinator while the node shuts down). cafka's client joins, heartbeats and
+  /// commits through it directly.
+  caf::replies_to<group_coordinator_atom, std::string>::with<group_actor>,
+  /// The ids of the groups this node coordinates (with members or committed offsets).
+  caf::replies_to<list_groups_atom>::with<std::vector<std::string>>,
   /// Closes every partition actor and stops (only from this process). The logs are then
   /// the caller's to close (see actors/node.hpp).
   caf::replies_to<shutdown_atom>::with<bool>,

@@ -9,6 +9,7 @@
 
 #include <caf/type_id.hpp>
 
+#include "actors/group_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/node_actor.hpp"
 
@@ -36,4 +37,16 @@ CAF_BEGIN_TYPE_ID_BLOCK(cafka, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(cafka, (std::vector<int64_t>))
   CAF_ADD_TYPE_ID(cafka, (std::vector<int32_t>))
   CAF_ADD_TYPE_ID(cafka, (std::map<std::string, std::string>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster::join_request))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster::join_answer))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster::sync_request))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster::sync_answer))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster::heartbeat_request))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::cluster::member_identity>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster::leave_answer))
+  CAF_ADD_TYPE_ID(cafka, (cafka::cluster::group_description))
+  CAF_ADD_TYPE_ID(cafka, (cafka::group_offset_commit))
+  CAF_ADD_TYPE_ID(cafka, (cafka::group_offset_query))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::group_offset>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::group_actor))
 CAF_END_TYPE_ID_BLOCK(cafka)
