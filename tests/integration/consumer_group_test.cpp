@@ -214,4 +214,84 @@ BOOST_AUTO_TEST_CASE(kafka_python_admin_lists_and_describes_a_group_with_a_membe
                            "admin-readers-never-joined Dead");
 }
 
+BOOST_AUTO_TEST_CASE(two_librdkafka_high_level_consumers_share_a_topic_and_a_third_resumes_from_their_commits) {
+  cafka::test::kafka_endpoint broker;
+  if (skipped_on_mock(broker))
+    return;
+  const std::string topic = "rdk-group";
+  const std::string group = "rdk-readers";
+  broker.create_topic(topic, 4);
+  auto produce = [&](int from, int to) {
+    std::string input;
+    for (int i = from; i < to; ++i)
+      input += "k" + std::to_string(i) + ":rec-" + std::to_string(i) + "\n";
+    auto produced = cafka::test::run({kcat_bin, "-b", broker.bootstrap(), "-P", "-t", topic, "-K", ":"}, input, 120s);
+    BOOST_REQUIRE_MESSAGE(produced.code == 0, "kcat -P: " << show(produced));
+  };
+  auto make = [&] {
+    auto conf = make_conf({{"bootstrap.servers", broker.bootstrap()},
+                           {"group.id", group},
+                           {"auto.offset.reset", "earliest"},
+                           {"enable.auto.commit", "false"},
+                           {"session.timeout.ms", "6000"},
+                           {"heartbeat.interval.ms", "500"}});
+    std::string err;
+    std::unique_ptr<RdKafka::KafkaConsumer> c{RdKafka::KafkaConsumer::create(conf.get(), err)};
+    BOOST_REQUIRE_MESSAGE(c, err);
+    BOOST_REQUIRE(c->subscribe({topic}) == RdKafka::ERR_NO_ERROR);
+    return c;
+  };
+  auto assigned = [](RdKafka::KafkaConsumer& c) {
+    std::vector<RdKafka::TopicPartition*> parts;
+    c.assignment(parts);
+    auto n = parts.size();
+    RdKafka::TopicPartition::destroy(parts);
+    return n;
+  };
+  produce(0, 400);
+  std::multiset<std::string> got;
+  // Polls every consumer in turn; commits (synchronously) what each one consumed.
+  auto poll_all = [&](std::vector<RdKafka::KafkaConsumer*> cs) {
+    for (auto* c : cs) {
+      std::unique_ptr<RdKafka::Message> m{c->consume(100)};
+      if (m->err() == RdKafka::ERR_NO_ERROR) {
+        got.insert(std::string(static_cast<const char*>(m->payload()), m->len()));
+        BOOST_REQUIRE(c->commitSync(m.get()) == RdKafka::ERR_NO_ERROR);
+      } else if (m->err() != RdKafka::ERR__TIMED_OUT && m->err() != RdKafka::ERR__PARTITION_EOF) {
+        BOOST_TEST_MESSAGE("consumer: " << m->errstr());
+      }
+    }
+  };
+  {
+    auto a = make();
+    auto b = make();
+    auto deadline = clock_type::now() + 120s;
+    bool shared = false;
+    while ((got.size() < 400 || !shared) && clock_type::now() < deadline) {
+      poll_all({a.get(), b.get()});
+      shared = shared || (assigned(*a) == 2 && assigned(*b) == 2);
+    }
+    BOOST_TEST(shared); // both were members at once, 2 partitions each
+    a->close();
+    b->close();
+  }
+  std::set<std::string> distinct(got.begin(), got.end());
+  BOOST_TEST(distinct.size() == 400u);
+
+  // A newcomer in the same group starts from the committed offsets: only the new records.
+  produce(400, 450);
+  got.clear();
+  auto c = make();
+  auto deadline = clock_type::now() + 120s;
+  while (got.size() < 50 && clock_type::now() < deadline)
+    poll_all({c.get()});
+  // A little longer, to catch anything redelivered from before the commits.
+  for (int i = 0; i < 10; ++i)
+    poll_all({c.get()});
+  c->close();
+  BOOST_TEST(got.size() == 50u);
+  for (auto& v : got)
+    BOOST_TEST(std::stoi(v.substr(4)) >= 400, v);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
