@@ -26,6 +26,8 @@ public:
   child& operator=(const child&) = delete;
 
   bool running();
+  /// The child's PID while it has not been reaped (-1 after), e.g. to kill -9 it.
+  pid_t pid() const noexcept { return pid_; }
   /// Waits at most `limit`, then kills it (code -1).
   run_result wait(std::chrono::milliseconds limit);
 
