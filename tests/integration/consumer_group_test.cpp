@@ -110,6 +110,21 @@ BOOST_AUTO_TEST_CASE(three_kafka_python_consumers_share_six_partitions_and_two_t
   BOOST_TEST(out.back() == "takeover ok: 3 members held 2 partitions each, 2 took over all 6, 1200 records consumed");
 }
 
+BOOST_AUTO_TEST_CASE(a_kafka_python_member_that_stops_polling_leaves_after_max_poll_interval) {
+  cafka::test::kafka_endpoint broker;
+  if (skipped_on_mock(broker))
+    return;
+  broker.create_topic("py-slowpoll", 6);
+  auto res = cafka::test::run({python_bin, group_script, "slowpoll", "--bootstrap", broker.bootstrap(), "--topic",
+                               "py-slowpoll", "--group", "py-slowpoll"},
+                              "", 300s);
+  BOOST_REQUIRE_MESSAGE(res.code == 0, "kafka_python_group.py slowpoll: " << show(res));
+  BOOST_TEST_MESSAGE(res.out);
+  auto out = lines(res.out);
+  BOOST_REQUIRE(!out.empty());
+  BOOST_TEST(out.back().rfind("slowpoll ok:", 0) == 0u, out.back());
+}
+
 BOOST_AUTO_TEST_CASE(kcat_joins_a_group_consumes_everything_and_resumes_from_its_commits) {
   cafka::test::kafka_endpoint broker;
   const std::string topic = "kcat-group";

@@ -10,10 +10,17 @@ cafka's integration tests (tests/integration/consumer_group_test.cpp runs it wit
       records per partition. Every produced record must have been consumed by some member
       (at least once: members commit automatically after processing).
   member --bootstrap HOST:PORT --topic T --group G [--strategy range|roundrobin]
-         [--ready FILE] [--seconds N]
+         [--ready FILE] [--seconds N] [--max-poll-ms MS] [--stall-after-assign S]
       One consumer of T in G (auto_offset_reset earliest). Prints "assigned P,P,..." each
       time its assignment changes and "consumed P O" for every record; creates FILE once it
-      holds a partition. Runs until killed, or N seconds.
+      holds a partition. Runs until killed, or N seconds. With --stall-after-assign it stops
+      polling for S seconds once it holds a partition (printing "stalling"), as a consumer
+      stuck in its processing would; its heartbeat thread keeps running.
+  slowpoll --bootstrap HOST:PORT --topic T --group G
+      T has 6 partitions. Two members share them 3/3; one of them (max.poll.interval.ms 5 s)
+      then stops polling for 60 s. As with Kafka, it must leave the group once its poll
+      interval is over although its process lives and heartbeats, and the other member must
+      come to hold all 6 while it still stalls.
 
   admin --bootstrap HOST:PORT --topic T --group G
       Starts one `member` process of G and, once it holds all partitions of T, checks what
@@ -74,6 +81,7 @@ def member(args):
                  "default": [RangePartitionAssignor, RoundRobinPartitionAssignor]}[args.strategy]
     consumer = KafkaConsumer(args.topic, bootstrap_servers=[args.bootstrap], group_id=args.group,
                              session_timeout_ms=SESSION_MS, heartbeat_interval_ms=1000,
+                             max_poll_interval_ms=args.max_poll_ms,
                              auto_offset_reset="earliest", partition_assignment_strategy=assignors,
                              **CLIENT_TIMEOUTS)
     deadline = time.monotonic() + args.seconds
@@ -89,6 +97,10 @@ def member(args):
                 print("assigned " + ",".join(str(p) for p in held), flush=True)
                 if held and args.ready:
                     open(args.ready, "w").close()
+                if held and args.stall_after_assign:
+                    print("stalling", flush=True)
+                    time.sleep(args.stall_after_assign)
+                    args.stall_after_assign = 0
     finally:
         consumer.close()
 
@@ -98,14 +110,15 @@ def member(args):
 class Member:
     """A `member` process and what it printed, read by a thread."""
 
-    def __init__(self, name, args):
+    def __init__(self, name, args, extra=()):
         self.name = name
         self.lock = threading.Lock()
         self.assigned = None  # the last assignment printed
+        self.stalling = False
         self.consumed = set()  # (partition, offset)
         self.proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "member", "--bootstrap", args.bootstrap,
-             "--topic", args.topic, "--group", args.group],
+             "--topic", args.topic, "--group", args.group] + list(extra),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.errors = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -115,7 +128,9 @@ class Member:
         for line in self.proc.stdout:
             words = line.split()
             with self.lock:
-                if words and words[0] == "assigned":
+                if words and words[0] == "stalling":
+                    self.stalling = True
+                elif words and words[0] == "assigned":
                     self.assigned = [int(p) for p in words[1].split(",")] if len(words) > 1 else []
                 elif len(words) == 3 and words[0] == "consumed":
                     self.consumed.add((int(words[1]), int(words[2])))
@@ -128,6 +143,10 @@ class Member:
     def holds(self):
         with self.lock:
             return list(self.assigned or [])
+
+    def is_stalling(self):
+        with self.lock:
+            return self.stalling
 
     def seen(self):
         with self.lock:
@@ -196,6 +215,33 @@ def takeover(args):
                 print("%s stderr:\n%s" % (m.name, "".join(m.errors)), file=sys.stderr)
 
 
+# -- slowpoll ------------------------------------------------------------------------------
+
+def slowpoll(args):
+    produce(args.bootstrap, args.topic, 0)
+    steady = Member("steady", args)
+    members = [steady]
+    try:
+        # The slow one joins second, so that it stalls in a group of two.
+        wait_until(lambda: sorted(steady.holds()) == list(range(PARTITIONS)), FORM_SECONDS,
+                   lambda: "the first member holding all %d (it holds %s)" % (PARTITIONS, steady.holds()))
+        slow = Member("slow", args, ["--max-poll-ms", "5000", "--stall-after-assign", "60"])
+        members.append(slow)
+        wait_until(lambda: slow.is_stalling() and split_evenly(members, 3), FORM_SECONDS,
+                   lambda: "2 members holding 3 partitions each (they hold %s)" % [m.holds() for m in members])
+        stalled_at = time.monotonic()
+        print("formed: %s" % [m.holds() for m in members])
+        wait_until(lambda: sorted(steady.holds()) == list(range(PARTITIONS)), 5 + TAKEOVER_SECONDS,
+                   lambda: "the steady member holding all %d (it holds %s)" % (PARTITIONS, steady.holds()))
+        check(slow.proc.poll() is None, "the stalled member's process ended")
+        check(slow.is_stalling(), "the stalled member stopped stalling")
+        print("slowpoll ok: the stalled member left after its poll interval; the other took over all %d "
+              "after %.1f s" % (PARTITIONS, time.monotonic() - stalled_at))
+    finally:
+        for m in members:
+            m.stop()
+
+
 # -- admin ----------------------------------------------------------------------------------
 
 def admin(args):
@@ -246,7 +292,7 @@ def admin(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("takeover", "member", "admin"):
+    for name in ("takeover", "member", "admin", "slowpoll"):
         p = sub.add_parser(name)
         p.add_argument("--bootstrap", required=True)
         p.add_argument("--topic", required=True)
@@ -255,13 +301,15 @@ def main():
             p.add_argument("--strategy", choices=["default", "range", "roundrobin"], default="default")
             p.add_argument("--ready")
             p.add_argument("--seconds", type=float, default=600)
+            p.add_argument("--max-poll-ms", type=int, default=300000)
+            p.add_argument("--stall-after-assign", type=float, default=0)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if args.command == "member":
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        {"takeover": takeover, "member": member, "admin": admin}[args.command](args)
+        {"takeover": takeover, "member": member, "admin": admin, "slowpoll": slowpoll}[args.command](args)
     except Mismatch as e:
         print("kafka_python_group: %s: %s" % (args.command, e), file=sys.stderr)
         return 1
