@@ -7,7 +7,12 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "actors/log_line.hpp"
 #include "actors/member_id_suffix.hpp"
+#include "cluster/coordinator.hpp"
+#include "cluster/ensure_path.hpp"
+#include "cluster/member_registrations.hpp"
+#include "cluster/znode_paths.hpp"
 
 namespace cafka {
 
@@ -27,6 +32,12 @@ struct group_actor_state {
   /// The one pending deadline timer; time_point{} when none is pending.
   clock_type::time_point timer_at{};
   uint64_t timer_id = 0;
+  /// Membership in the coordinator (see the header); none of it without a coordinator.
+  std::shared_ptr<cluster::coordinator> coordinator;
+  cluster::member_registrations registrations;
+  bool watching = false;       ///< a children read (and so its watch) is outstanding
+  bool folder_ensured = false; ///< the ids folder's create was issued before the next read
+  bool session_gone = false;   ///< the session expired or was closed: no more registering
 };
 
 using self_ptr = group_actor::stateful_pointer<group_actor_state>;
@@ -71,6 +82,86 @@ void arm_deadline_timer(self_ptr self) {
   self->delayed_send(self, delay, caf::timeout_atom_v, ++st.timer_id);
 }
 
+// Sends to the group actor from a coordinator callback, if the actor still exists: the
+// coordinator may hold a watch for long and must not keep the actor alive.
+template <class... Ts>
+void tell(const caf::weak_actor_ptr& weak, Ts&&... xs) {
+  if (auto strong = weak.lock())
+    caf::anon_send(caf::actor_cast<group_actor>(strong), std::forward<Ts>(xs)...);
+}
+
+caf::weak_actor_ptr weak_self(self_ptr self) {
+  return caf::weak_actor_ptr{self->ctrl()};
+}
+
+void on_session_gone(self_ptr self, std::error_code ec) {
+  auto& st = self->state;
+  if (st.session_gone)
+    return;
+  st.session_gone = true;
+  st.watching = false;
+  st.registrations.forget_all();
+  log_line("group '%s': coordinator session ended (%s); members are no longer registered",
+           st.group_id.c_str(), ec.message().c_str());
+}
+
+// Reads the ids folder's children with a watch, unless a read or its watch is outstanding
+// (each read arms one more watch: never two at a time).
+void read_member_ids(self_ptr self) {
+  auto& st = self->state;
+  if (!st.coordinator || st.session_gone || st.watching
+      || st.group.phase() == cluster::group_phase::dead)
+    return;
+  st.watching = true;
+  auto path = cluster::consumer_ids_path(st.group_id);
+  if (!st.folder_ensured) { // served before the read: one session's calls run in order
+    st.folder_ensured = true;
+    cluster::ensure_path(*st.coordinator, path, {});
+  }
+  auto weak = weak_self(self);
+  st.coordinator->children(
+    path, [weak](const cluster::watch_event&) { tell(weak, membership_atom_v); },
+    [weak](result<std::vector<std::string>> r) {
+      member_ids_read read;
+      if (r)
+        read.children = std::move(*r);
+      else
+        read.error = r.error();
+      tell(weak, membership_atom_v, std::move(read));
+    });
+}
+
+// Brings the coordinator in line with the members after any change: creates the nodes of new
+// members, removes those of departed ones, and re-arms the watch if a read failed earlier.
+void register_members(self_ptr self) {
+  auto& st = self->state;
+  if (!st.coordinator || st.session_gone)
+    return;
+  std::vector<std::string> ids;
+  for (auto& m : st.group.members())
+    ids.push_back(m.member_id);
+  auto plan = st.registrations.reconcile(ids);
+  auto weak = weak_self(self);
+  for (auto& id : plan.to_create) {
+    auto* m = st.group.find_member(id);
+    cluster::create_recursive(*st.coordinator, cluster::consumer_member_path(st.group_id, id),
+                              cluster::encode_member_registration(*m), cluster::create_mode::ephemeral,
+                              [weak, id](result<std::string> r) {
+                                tell(weak, membership_atom_v, member_node_created{id, r.error()});
+                              });
+  }
+  for (auto& id : plan.to_remove) // no_node (already gone) is fine: nobody waits for it
+    st.coordinator->remove(cluster::consumer_member_path(st.group_id, id), cluster::any_version, {});
+  read_member_ids(self);
+}
+
+// What every handler does after the state machine acted.
+void after_change(self_ptr self, cluster::group_replies&& replies) {
+  deliver(self, std::move(replies));
+  arm_deadline_timer(self);
+  register_members(self);
+}
+
 caf::result<void> to_result(protocol::kafka_error e) {
   if (e == protocol::kafka_error::none)
     return caf::unit;
@@ -82,14 +173,15 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
   st.group_id = std::move(ctx.group_id);
   st.group = cluster::group_state{ctx.config, make_member_id_suffixes()};
   st.offsets = std::move(ctx.offsets);
+  st.coordinator = std::move(ctx.coordinator);
+  read_member_ids(self); // the first watch
   return {
     [=](join_group_atom, const cluster::join_request& req) -> caf::result<cluster::join_answer> {
       auto& st = self->state;
       auto id = ++st.last_request_id;
       auto promise = self->make_response_promise<cluster::join_answer>();
       st.joins.emplace(id, promise);
-      deliver(self, st.group.join(id, req, now_ms(self)));
-      arm_deadline_timer(self);
+      after_change(self, st.group.join(id, req, now_ms(self)));
       return promise;
     },
     [=](sync_group_atom, const cluster::sync_request& req) -> caf::result<cluster::sync_answer> {
@@ -97,19 +189,17 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
       auto id = ++st.last_request_id;
       auto promise = self->make_response_promise<cluster::sync_answer>();
       st.syncs.emplace(id, promise);
-      deliver(self, st.group.sync(id, req, now_ms(self)));
-      arm_deadline_timer(self);
+      after_change(self, st.group.sync(id, req, now_ms(self)));
       return promise;
     },
     [=](heartbeat_atom, const cluster::heartbeat_request& req) -> caf::result<void> {
       auto error = self->state.group.heartbeat(req, now_ms(self));
-      arm_deadline_timer(self);
+      after_change(self, {});
       return to_result(error);
     },
     [=](leave_group_atom, const std::vector<cluster::member_identity>& leaving) {
       auto outcome = self->state.group.leave(leaving, now_ms(self));
-      deliver(self, std::move(outcome.replies));
-      arm_deadline_timer(self);
+      after_change(self, std::move(outcome.replies));
       return outcome.answer;
     },
     [=](describe_atom) { return self->state.group.describe(); },
@@ -143,11 +233,47 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
       if (id != st.timer_id)
         return; // superseded by an earlier deadline's timer
       st.timer_at = {};
-      deliver(self, st.group.tick(now_ms(self)));
-      arm_deadline_timer(self);
+      after_change(self, st.group.tick(now_ms(self)));
+    },
+    [=](membership_atom) { // the ids folder's watch fired (or the session ended)
+      self->state.watching = false;
+      read_member_ids(self);
+    },
+    [=](membership_atom, member_ids_read& read) {
+      auto& st = self->state;
+      if (read.error == cluster::errc::no_node) {
+        st.watching = false; // nothing was armed: ensure the folder and read again below
+        st.folder_ensured = false;
+      } else if (read.error) {
+        st.watching = false;
+        if (cluster::needs_new_session(read.error))
+          on_session_gone(self, read.error);
+        return; // else (connection_loss): read again on the next request or timer
+      }
+      auto gone = st.registrations.vanished(read.children);
+      if (gone.empty()) {
+        register_members(self);
+        return;
+      }
+      // Their nodes went (removed by someone, or their session ended): out of the group,
+      // as with a LeaveGroup, so that the others rebalance.
+      std::vector<cluster::member_identity> leaving;
+      for (auto& id : gone)
+        leaving.push_back({id, std::nullopt});
+      after_change(self, st.group.leave(leaving, now_ms(self)).replies);
+    },
+    [=](membership_atom, member_node_created& done) {
+      auto& st = self->state;
+      if (!done.error || done.error == cluster::errc::node_exists) {
+        st.registrations.created(done.member_id);
+      } else {
+        st.registrations.create_failed(done.member_id); // retried on the next reconcile
+        if (cluster::needs_new_session(done.error))
+          on_session_gone(self, done.error);
+      }
     },
     [=](caf::close_atom) {
-      deliver(self, self->state.group.mark_dead());
+      after_change(self, self->state.group.mark_dead()); // removes every member's node
       self->quit();
       return true;
     },

@@ -9,6 +9,28 @@
 // It also keeps the group's committed offsets behind group_offset_store, checking each
 // commit against the membership first (group_state::check_offset_commit).
 //
+// Membership in the coordinator (when group_context::coordinator is set): every member has
+// an ephemeral node /consumers/<group>/ids/<escaped member id> of the node's coordinator
+// session, holding its client id, host and session timeout (cluster/member_registrations.hpp).
+//  * After every request or timer the actor compares the members with the nodes it made
+//    (member_registrations::reconcile): a new member's node is created (with its missing
+//    parents), the node of a member that left, expired, was fenced or dropped by a rebalance
+//    is removed. At close (node shutdown, or the group moving away) every node is removed.
+//  * The actor keeps one children watch on the ids folder. The coordinator's callbacks only
+//    send a membership_atom message to the actor through a weak handle (the coordinator must
+//    not keep the actor alive); on the watch's message the actor reads the children again
+//    (arming the next watch) and removes the members whose node is gone, through the same
+//    path as a LeaveGroup, so the group rebalances. Only members whose create succeeded are
+//    judged; our own creates and removals also fire the watch, which is harmless.
+//  * Errors: node_exists on create counts as created, no_node on remove is ignored, a read
+//    of a missing folder counts as no children (then the folder is ensured and read again).
+//    Other failures (connection_loss) are retried on the group's next request or timer:
+//    a group whose members are alive heartbeats every few seconds; an idle group does not
+//    need its watch. When the session has expired or was closed, the group keeps its members
+//    (the coordinator's copy is lost) and stops registering: this build's node never replaces
+//    its session; once it does (ZooKeeper, issue 6), the group must be handed the new one and
+//    call member_registrations::forget_all() so that every node is created again.
+//
 // Its messages cross CAF's middleman (actors/group_messages.hpp): cafka's C++ client and
 // cafka-consumer-groups talk to it directly, with a handle the node actor hands out.
 
@@ -16,8 +38,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
+#include <caf/allowed_unsafe_message_type.hpp>
 #include <caf/fwd.hpp>
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
@@ -28,6 +52,10 @@
 #include "cluster/group_state.hpp"
 
 namespace cafka {
+
+namespace cluster {
+class coordinator;
+}
 
 /// OffsetCommit for one group: who commits (for the membership check) and what.
 struct group_offset_commit {
@@ -42,6 +70,19 @@ typename Inspector::result_type inspect(Inspector& f, group_offset_commit& x) {
   cluster::optional_text instance{x.group_instance_id};
   return f(caf::meta::type_name("group_offset_commit"), x.member_id, instance, x.generation, x.offsets);
 }
+
+/// Internal: the children of /consumers/<group>/ids as read for the group actor (escaped
+/// member ids), or why the read failed.
+struct member_ids_read {
+  std::vector<std::string> children;
+  std::error_code error;
+};
+
+/// Internal: the outcome of the create of a member's node (an empty error: created).
+struct member_node_created {
+  std::string member_id;
+  std::error_code error;
+};
 
 using group_actor = caf::typed_actor<
   /// JoinGroup; answered when the rebalance completes (or at once with an error).
@@ -60,6 +101,12 @@ using group_actor = caf::typed_actor<
   caf::replies_to<fetch_offsets_atom, group_offset_query>::with<std::vector<group_offset>>,
   /// Internal: the deadline timer (its id; a superseded timer is ignored).
   caf::reacts_to<caf::timeout_atom, uint64_t>,
+  /// Internal, from the coordinator's callbacks: the ids folder changed (its watch fired),
+  caf::reacts_to<membership_atom>,
+  /// its children as read,
+  caf::reacts_to<membership_atom, member_ids_read>,
+  /// and a member node's create completed.
+  caf::reacts_to<membership_atom, member_node_created>,
   /// Answers what is held with NOT_COORDINATOR (clients look for the coordinator again),
   /// and stops.
   caf::replies_to<caf::close_atom>::with<bool>>;
@@ -69,8 +116,14 @@ struct group_context {
   std::string group_id;
   cluster::group_config config;
   std::shared_ptr<group_offset_store> offsets;
+  /// The node's coordinator session, where members are registered; nullptr: no registration.
+  std::shared_ptr<cluster::coordinator> coordinator = nullptr;
 };
 
 group_actor spawn_group(caf::actor_system& sys, group_context ctx);
 
 } // namespace cafka
+
+// Internal messages: never leave the process.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member_ids_read)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member_node_created)

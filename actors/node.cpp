@@ -50,14 +50,15 @@ cluster::group_config group_config_of(const config::server_config& cfg) {
 }
 
 // The registry of the node's groups; each new group keeps its committed offsets in the
-// node's __consumer_offsets.
+// node's __consumer_offsets and registers its members in the node's coordinator session.
 std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, const config::server_config& cfg,
                                                     std::shared_ptr<offset_log_store> offsets,
-                                                    std::function<int64_t()> now_ms) {
+                                                    std::function<int64_t()> now_ms,
+                                                    std::shared_ptr<cluster::coordinator> coordinator) {
   auto config = group_config_of(cfg);
-  return std::make_shared<group_registry>([&sys, config, offsets, now_ms](const std::string& group_id) {
+  return std::make_shared<group_registry>([&sys, config, offsets, now_ms, coordinator](const std::string& group_id) {
     auto store = std::make_shared<persistent_group_offsets>(group_id, offsets, now_ms);
-    return spawn_group(sys, group_context{group_id, config, std::move(store)});
+    return spawn_group(sys, group_context{group_id, config, std::move(store), coordinator});
   });
 }
 
@@ -120,7 +121,10 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.offsets = *offsets;
   n.storage->internal_partitions[offset_log_store::partition()] = node_storage::open_partition{n.offsets->log(), 0};
   n.routes = std::make_shared<routing_table>();
-  n.groups = make_group_registry(sys, cfg, n.offsets, now_ms);
+  // The session exists before the groups (they register members in it); the broker
+  // registers in it below, once the listeners' ports are known.
+  n.coordinator = std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
+  n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator);
   // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
   // is listed (state Empty) and described before anyone joins it again.
   for (auto& group_id : n.offsets->groups())
@@ -144,7 +148,6 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     address.port = l->address.port;
     n.listeners.push_back(std::move(*l));
   }
-  n.coordinator = std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
   auto registration = register_with(*n.coordinator, n.storage->config);
   if (!registration) {
     error_text = "registering broker " + std::to_string(cfg.broker_id) + ": " + registration.error().message();

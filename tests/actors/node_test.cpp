@@ -5,6 +5,7 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "actors/group_registry.hpp"
 #include "actors/node.hpp"
 #include "actors/system_config.hpp"
 #include "cluster/coordinator.hpp"
@@ -40,6 +41,15 @@ struct running_node {
   }
 
   ~running_node() { BOOST_CHECK(stop_node(sys, n)); }
+
+  std::vector<std::string> children(const std::string& path) {
+    std::vector<std::string> out;
+    n.coordinator->children(path, {}, [&](result<std::vector<std::string>> r) {
+      if (r)
+        out = std::move(*r);
+    });
+    return out;
+  }
 
   std::optional<std::string> znode(const std::string& path) {
     std::optional<std::string> out;
@@ -129,6 +139,34 @@ BOOST_AUTO_TEST_CASE(auto_creates_topics_only_when_allowed) {
                BOOST_TEST(md.topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition));
              },
              [](caf::error& e) { BOOST_FAIL(describe(e)); });
+}
+
+BOOST_AUTO_TEST_CASE(a_groups_members_are_registered_in_the_nodes_coordinator) {
+  test::temp_folder dir;
+  running_node rn{dir.path};
+  auto group = rn.n.groups->find_or_spawn("readers");
+  BOOST_REQUIRE(group.has_value());
+  caf::scoped_actor member{rn.sys};
+  cluster::join_request join;
+  join.client_id = "reader";
+  join.session_timeout_ms = 10000;
+  join.rebalance_timeout_ms = 10000;
+  join.protocol_type = "consumer";
+  join.protocols = {{"range", {}}};
+  // Held through group.initial.rebalance.delay.ms (answered NOT_COORDINATOR at shutdown), but
+  // registered at once: the describe queued after it sees the member and its node.
+  member->request(*group, caf::infinite, join_group_atom_v, join);
+  caf::scoped_actor self{rn.sys};
+  std::string member_id;
+  self->request(*group, 10s, describe_atom_v)
+    .receive([&](cluster::group_description& d) {
+               BOOST_REQUIRE(d.members.size() == 1u);
+               member_id = d.members[0].member_id;
+             },
+             [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  BOOST_TEST(rn.children(cluster::consumer_ids_path("readers"))
+             == (std::vector<std::string>{cluster::escape_name(member_id)}),
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
