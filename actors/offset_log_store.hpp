@@ -39,8 +39,10 @@
 //      log is never beyond the new log's start), the snapshot is appended and fsynced;
 //      pending commits are moved over and fsynced in a few bounded rounds;
 //   3. under the mutex: the last pending commits are appended, the new log is closed
-//      (sealed), the folders are swapped (K -> K.deleted, K.cleaned -> K) and the new log is
-//      reopened in place of the old; then, without the mutex, K.deleted is removed.
+//      (sealed and fsynced: the last round usually left nothing to sync), the folders are
+//      swapped (K -> K.deleted, K.cleaned -> K) and the new log is reopened in place of the
+//      old (trusted: it was just closed); then, without the mutex, K.deleted is removed.
+//      Commits wait for this step, which writes no more than the last round's commits.
 // So no commit is lost: until the swap the old log has every commit, after it the new one.
 // At open, a swap a crash interrupted is finished or rolled back (repair_interrupted_swap).
 // Closing the store while a rewrite runs abandons it (the old log is complete). After a
