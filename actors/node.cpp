@@ -85,7 +85,8 @@ result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t
       job();
   };
   auto cfg = config::to_log_config(ns.config);
-  auto store = offset_log_store::open(*ns.dirs.front(), cfg, now_ms, run);
+  auto store = offset_log_store::open(*ns.dirs.front(), cfg, now_ms, run,
+                                     offset_store_options{ns.config.offsets_topic_num_partitions});
   if (!store)
     error_text = "__consumer_offsets in '" + ns.dirs.front()->root() + "': " + store.error().message();
   return store;
@@ -119,7 +120,6 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return offsets.error();
   }
   n.offsets = *offsets;
-  n.storage->internal_partitions[offset_log_store::partition()] = node_storage::open_partition{n.offsets->log(), 0};
   n.routes = std::make_shared<routing_table>();
   // The session exists before the groups (they register members in it); the broker
   // registers in it below, once the listeners' ports are known.
@@ -188,8 +188,13 @@ status stop_node(caf::actor_system& sys, node& n) {
     .receive([] {}, [](caf::error&) {});
   // The partition actors are gone: the logs are ours to close (flush, seal, marker).
   status st;
-  if (n.offsets) // the groups are closed: nothing commits any more
+  if (n.offsets) { // the groups are closed: nothing commits any more
     st = n.offsets->close();
+    // The logs as they are now (created on first commit, replaced by rewrites), so that
+    // the shutdown checkpoint covers them.
+    for (auto& [tp, log] : n.offsets->logs())
+      n.storage->internal_partitions[tp] = node_storage::open_partition{log, 0};
+  }
   if (stopped) {
     auto closed = close_node_storage(*n.storage);
     if (st)

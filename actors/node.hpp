@@ -59,7 +59,7 @@ struct node {
   std::shared_ptr<cluster::coordinator> coordinator;
   /// The consumer groups this node coordinates, each an actor spawned on first use.
   std::shared_ptr<group_registry> groups;
-  /// Every group's committed offsets, in __consumer_offsets-0 of the first log dir.
+  /// Every group's committed offsets, in __consumer_offsets-0..N-1 of the first log dir.
   std::shared_ptr<offset_log_store> offsets;
   offsets_expirer_actor offsets_expirer;
   /// The Kafka listeners, with the ports they actually bound.

@@ -13,6 +13,7 @@
 #include "actors/node_storage.hpp"
 #include "actors/routing_table.hpp"
 #include "cluster/node_registration.hpp"
+#include "cluster/offset_records.hpp"
 #include "config/topic_config.hpp"
 #include "config/to_log_config.hpp"
 
@@ -108,7 +109,7 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     return caf::make_error(kafka_error::invalid_topic_exception, *why);
   if (ns.topics.count(spec.name) > 0)
     return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
-  if (ns.internal_partitions.count(storage::topic_partition{spec.name, 0}) > 0) // its log is open already
+  if (spec.name == cluster::offsets_topic_name) // its logs belong to the offsets store
     return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
   if (spec.partitions == -1)
     spec.partitions = cfg.num_partitions;

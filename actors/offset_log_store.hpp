@@ -1,25 +1,57 @@
 #pragma once
 // The committed offsets of every group on this node, kept in the internal topic
-// __consumer_offsets (records as cluster/offset_records.hpp) and in an offset_table built
-// from it. One partition, __consumer_offsets-0, in the first log dir, for every group (Kafka
-// spreads groups over offsets.topic.num.partitions partitions to spread coordinators; one
-// node coordinates every group here, so one log is enough for now). The log is opened
-// beside the topic registry's partitions, not in it: it is neither listed in Metadata nor
-// served to clients, and no retention cleaner touches it.
+// __consumer_offsets (records as cluster/offset_records.hpp) and in one offset_table per
+// partition built from it.
 //
-// Shared by the group actors (each through persistent_group_offsets) and the expiry timer
-// (offsets_expirer), so every call takes a mutex. A commit is appended to the log (a write
-// to the page cache, as partition appends) and applied to the table before it is answered;
-// fsync follows log.flush.* like other partitions, run by `run_blocking` (the node's I/O
-// worker) so no scheduler thread waits for the disk.
+// Partitions: offsets.topic.num.partitions (N) logs __consumer_offsets-0..N-1 in the first
+// log dir; a group's records go to offsets_partition_for(group, N) (Kafka's partitionFor),
+// its "home" partition, so that the node leading that partition can coordinate the group
+// once there is a cluster. A partition's folder is created on its first commit; opening
+// reads only the folders that exist, so N = 50 small logs cost nothing until used. The
+// logs are opened beside the topic registry's partitions, not in it: they are neither
+// listed in Metadata nor served to clients, and no retention cleaner touches them.
 //
-// Rewrite: the table says how much of the log is superseded, but partition_log cannot yet
-// replace its segments with a snapshot, so the log only grows (one record per committed
-// partition and commit). Left for later: once superseded_fraction() > 0.5, append
-// snapshot_batches() to a fresh log and swap it in.
+// A different N than the one the folders were written with (documented choice): every
+// __consumer_offsets-K folder on disk is read, K >= N included. A group found in a
+// partition other than its home for the current N is moved at open: its entries are
+// appended to the home partition (unless the home holds a newer commit of the same key,
+// by commit timestamp), then tombstoned where they were. A crash between the two steps
+// leaves both copies, and the next open repeats the move with the same outcome. Emptied
+// folders K >= N stay on disk (read at every open, a few bytes).
+//
+// Shared by the group actors (each through persistent_group_offsets), the expiry timer
+// (offsets_expirer) and the I/O worker's rewrite job, so every call takes one mutex. A
+// commit is appended to the log (a write to the page cache, as partition appends) and
+// applied to the table before it is answered; fsync follows log.flush.* like other
+// partitions, run by `run_blocking` (the node's I/O worker) so no scheduler thread waits
+// for the disk. Creating a partition's folder on its first commit happens under the mutex
+// (a mkdir and three empty files, once per partition).
+//
+// Rewrite (cleanup of superseded records; there is no compaction): after a commit or an
+// expiry, a partition whose table says more than `rewrite_superseded_fraction` (0.5) of its
+// log is superseded, and whose log holds at least `rewrite_min_bytes` (1 MiB), is rewritten
+// by a job handed to `run_blocking` (storage/log_swap.hpp has the crash-safe steps):
+//   1. under the mutex: the table's snapshot (live entries only) is taken, and the log end
+//      offset E noted; from now on commits to that partition are appended to the old log
+//      as usual AND remembered ("pending");
+//   2. on the I/O worker, without the mutex: __consumer_offsets-K.cleaned gets a new log
+//      starting at offset E (offsets never go back, so a recovery point written for the old
+//      log is never beyond the new log's start), the snapshot is appended and fsynced;
+//      pending commits are moved over and fsynced in a few bounded rounds;
+//   3. under the mutex: the last pending commits are appended, the new log is closed
+//      (sealed and fsynced: the last round usually left nothing to sync), the folders are
+//      swapped (K -> K.deleted, K.cleaned -> K) and the new log is reopened in place of the
+//      old (trusted: it was just closed); then, without the mutex, K.deleted is removed.
+//      Commits wait for this step, which writes no more than the last round's commits.
+// So no commit is lost: until the swap the old log has every commit, after it the new one.
+// At open, a swap a crash interrupted is finished or rolled back (repair_interrupted_swap).
+// Closing the store while a rewrite runs abandons it (the old log is complete). After a
+// rewrite the table counts the log as holding only its live entries (commits that arrived
+// during the rewrite superseded a little more; the next rewrite comes a little later).
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,59 +67,107 @@
 
 namespace cafka {
 
+/// How the store spreads and rewrites its partitions.
+struct offset_store_options {
+  /// offsets.topic.num.partitions (>= 1).
+  int32_t partitions = 1;
+  /// A partition is rewritten only when its log holds at least this many bytes ...
+  uint64_t rewrite_min_bytes = 1 << 20;
+  /// ... and more than this part of its records is superseded.
+  double rewrite_superseded_fraction = 0.5;
+};
+
 class offset_log_store : public std::enable_shared_from_this<offset_log_store> {
 public:
-  /// Runs a blocking job (an fsync) off the scheduler threads; the job finishes later.
+  /// Runs a blocking job (an fsync, a rewrite) off the scheduler threads; the job finishes
+  /// later. Without one, fsyncs are skipped and rewrites run inline.
   using blocking_runner = std::function<void(std::function<std::error_code()> job)>;
+  using log_map = std::map<storage::topic_partition, std::shared_ptr<storage::partition_log>>;
 
-  /// The partition of __consumer_offsets this store keeps.
-  static storage::topic_partition partition() { return {"__consumer_offsets", 0}; }
+  /// __consumer_offsets-`p`.
+  static storage::topic_partition partition(int32_t p = 0) { return {"__consumer_offsets", p}; }
 
-  /// Opens (creating) __consumer_offsets-0 in `dir` and replays it into the table. The
-  /// log never expires by time or size (`cfg`'s retention is switched off).
+  /// Repairs interrupted rewrites, opens every __consumer_offsets-K folder of `dir`, replays
+  /// them into the tables and moves groups to their home partition (see the top). `dir`
+  /// must outlive the store. The logs never expire by time or size (`cfg`'s retention is
+  /// switched off).
   static result<std::shared_ptr<offset_log_store>> open(const storage::log_directory& dir,
                                                         storage::log_config cfg, int64_t now_ms,
-                                                        blocking_runner run_blocking);
+                                                        blocking_runner run_blocking,
+                                                        offset_store_options options = {});
 
-  /// Appends `offsets` of `group` as one batch, then applies them: none, or the error that
-  /// kept all of them from being stored.
+  /// The partition of __consumer_offsets that holds `group`'s offsets.
+  int32_t partition_for(const std::string& group) const;
+
+  /// Appends `offsets` of `group` to its partition as one batch, then applies them: none,
+  /// or the error that kept all of them from being stored.
   protocol::kafka_error commit(const std::string& group, const std::vector<group_offset>& offsets,
                                int64_t now_ms);
   /// The committed offsets of `group` among those `query` names (see group_offset_store).
   std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const;
 
-  /// The groups with committed offsets.
+  /// The groups with committed offsets, sorted.
   std::vector<std::string> groups() const;
   /// Appends and applies tombstones for the offsets that expired at `now_ms`
   /// (offset_table::expired); returns how many expired.
   result<size_t> expire(int64_t now_ms, int64_t retention_ms, const cluster::group_expiry_probe& probe);
 
-  /// Records in the log and live entries (for logs and tests).
+  /// Records in the logs and live entries, over every partition (for logs and tests).
   size_t log_records() const;
   size_t size() const;
+  /// Rewrites completed since open (for logs and tests).
+  size_t rewrites() const;
 
-  /// The log (for the node's shutdown checkpoint; only read after close()).
-  std::shared_ptr<storage::partition_log> log() const { return log_; }
+  /// The open log of partition `p`, or nullptr if it has none yet.
+  std::shared_ptr<storage::partition_log> log(int32_t p = 0) const;
+  /// Every open log (for the node's shutdown checkpoint; read after close()).
+  log_map logs() const;
 
-  /// Flushes and closes the log (blocking: at shutdown, from the main thread).
+  /// Flushes and closes the logs (blocking: at shutdown, from the main thread).
   status close();
 
 private:
-  offset_log_store(std::unique_ptr<storage::partition_log> log, blocking_runner run_blocking)
-      : log_(std::move(log)), run_blocking_(std::move(run_blocking)) {}
-  status replay();
-  using flush_start = std::function<std::error_code()>;
-  // Appends `updates` and applies them; the mutex is held. `flush` gets the fsync to hand to
-  // run_blocking once the mutex is released (the job takes it to complete).
-  status append_locked(const std::vector<cluster::offset_update>& updates, int64_t now_ms, flush_start& flush);
-  flush_start prepare_flush_locked(int64_t now_ms);
-  void start_flush(flush_start flush);
+  using blocking_job = std::function<std::error_code()>;
+
+  struct partition_state {
+    std::shared_ptr<storage::partition_log> log; ///< nullptr until the first commit
+    cluster::offset_table table;
+    bool flush_in_flight = false;
+    bool rewrite_in_flight = false;
+    /// Appended to the old log while a rewrite runs, to be appended to the new one too.
+    std::vector<cluster::offset_update> pending;
+  };
+
+  offset_log_store(const storage::log_directory& dir, const storage::log_config& cfg, blocking_runner run_blocking,
+                   offset_store_options options)
+      : dir_(dir), cfg_(cfg), run_blocking_(std::move(run_blocking)), options_(options) {}
+
+  status load(int64_t now_ms);
+  status replay(int32_t p);
+  status move_strays(int64_t now_ms, std::vector<blocking_job>& jobs);
+  // Appends `updates` to partition `p` (creating its log) and applies them; the mutex is
+  // held. Adds the fsync to hand to run_blocking, once the mutex is released, to `jobs`.
+  status append_locked(int32_t p, const std::vector<cluster::offset_update>& updates, int64_t now_ms,
+                       std::vector<blocking_job>& jobs);
+  blocking_job prepare_flush_locked(int32_t p, int64_t now_ms);
+  void start(std::vector<blocking_job> jobs);
+
+  // The rewrite (offset_log_rewrite.cpp).
+  blocking_job prepare_rewrite_locked(int32_t p, int64_t now_ms);
+  status run_rewrite(int32_t p, const std::string& path, const std::vector<char>& snapshot, int64_t base_offset,
+                     int64_t now_ms);
+  status append_to(storage::partition_log& log, const std::vector<cluster::offset_update>& updates, int64_t now_ms);
+  std::error_code abandon_rewrite(int32_t p, const std::string& path, std::error_code why);
+  std::error_code abandon_rewrite_locked(int32_t p);
+
+  const storage::log_directory& dir_;
+  storage::log_config cfg_;
+  blocking_runner run_blocking_;
+  offset_store_options options_;
 
   mutable std::mutex mutex_;
-  std::shared_ptr<storage::partition_log> log_;
-  cluster::offset_table table_;
-  blocking_runner run_blocking_;
-  bool flush_in_flight_ = false;
+  std::map<int32_t, partition_state> partitions_;
+  size_t rewrites_ = 0;
   bool closed_ = false;
 };
 

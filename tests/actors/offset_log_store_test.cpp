@@ -1,10 +1,16 @@
-// The persistent committed-offsets store: __consumer_offsets-0 replayed at reopen, tombstones
-// of expired offsets, and the expirer's timer and group probe in simulated time.
+// The persistent committed-offsets store: __consumer_offsets replayed at reopen, tombstones
+// of expired offsets, groups spread over offsets.topic.num.partitions partitions, rewrites of
+// superseded records (also with commits arriving meanwhile and after a crash mid-swap), and
+// the expirer's timer and group probe in simulated time.
 #include <boost/test/unit_test.hpp>
 
+#include <deque>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "actors/group_actor.hpp"
@@ -12,6 +18,7 @@
 #include "actors/offset_log_store.hpp"
 #include "actors/offsets_expirer.hpp"
 #include "actors/persistent_group_offsets.hpp"
+#include "cluster/offsets_partition.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
 using namespace cafka;
@@ -30,9 +37,11 @@ struct open_store {
 
   storage::log_config cfg;
   offset_log_store::blocking_runner runner;
+  offset_store_options options;
 
-  explicit open_store(std::string path, storage::log_config c = {}, offset_log_store::blocking_runner r = nullptr)
-      : root(std::move(path)), cfg(c), runner(std::move(r)) {
+  explicit open_store(std::string path, storage::log_config c = {}, offset_log_store::blocking_runner r = nullptr,
+                      offset_store_options o = {})
+      : root(std::move(path)), cfg(c), runner(std::move(r)), options(o) {
     open();
   }
   ~open_store() { close(); }
@@ -41,7 +50,7 @@ struct open_store {
     auto d = storage::log_directory::open(root);
     BOOST_REQUIRE(d);
     dir = std::move(*d);
-    auto s = offset_log_store::open(*dir, cfg, t0, runner);
+    auto s = offset_log_store::open(*dir, cfg, t0, runner, options);
     BOOST_REQUIRE_MESSAGE(s, s.error().message());
     store = *s;
   }
@@ -169,6 +178,299 @@ BOOST_AUTO_TEST_CASE(flush_messages_hands_the_fsync_to_the_runner_and_advances_t
   s.store->commit("g", {offset_of("t", 0, 2)}, t0);
   BOOST_CHECK_EQUAL(jobs, 1);
   BOOST_CHECK_EQUAL(s.store->log()->recovery_point(), 2);
+}
+
+// --- partitions ------------------------------------------------------------------------
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string offsets_dir(const std::string& root, int32_t p) {
+  return root + "/__consumer_offsets-" + std::to_string(p);
+}
+
+// The __consumer_offsets-K folders (exactly those names) in `root`.
+std::set<std::string> offsets_folders(const std::string& root) {
+  std::set<std::string> out;
+  for (auto& e : fs::directory_iterator(root)) {
+    auto name = e.path().filename().string();
+    if (name.rfind("__consumer_offsets", 0) == 0)
+      out.insert(name);
+  }
+  return out;
+}
+
+uint64_t log_bytes(const offset_log_store& s, int32_t p) {
+  auto log = s.log(p);
+  BOOST_REQUIRE(log);
+  return log->size_bytes();
+}
+
+// Runs blocking jobs only when the test says so (a rewrite "in flight").
+struct queued_runner {
+  std::shared_ptr<std::deque<std::function<std::error_code()>>> jobs =
+    std::make_shared<std::deque<std::function<std::error_code()>>>();
+  offset_log_store::blocking_runner runner() {
+    auto q = jobs;
+    return [q](std::function<std::error_code()> job) { q->push_back(std::move(job)); };
+  }
+  void run_all() {
+    for (int i = 0; i < 100 && !jobs->empty(); ++i) {
+      auto job = std::move(jobs->front());
+      jobs->pop_front();
+      BOOST_CHECK(!job());
+    }
+    BOOST_CHECK(jobs->empty());
+  }
+};
+
+offset_store_options rewrite_early(int32_t partitions = 1) {
+  offset_store_options o;
+  o.partitions = partitions;
+  o.rewrite_min_bytes = 4096; // a few dozen records
+  return o;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(groups_go_to_their_partition_and_only_used_partitions_get_a_folder) {
+  test::temp_folder tmp;
+  offset_store_options o;
+  o.partitions = 7;
+  open_store s{tmp.path, {}, nullptr, o};
+  BOOST_CHECK(offsets_folders(tmp.path).empty()); // nothing created before the first commit
+  std::map<int32_t, int64_t> records_per_partition;
+  std::set<std::string> expected_folders;
+  for (int i = 0; i < 20; ++i) {
+    auto group = "group-" + std::to_string(i);
+    auto p = cluster::offsets_partition_for(group, 7);
+    BOOST_CHECK_EQUAL(s.store->partition_for(group), p);
+    BOOST_CHECK(s.store->commit(group, {offset_of("t", 0, i), offset_of("t", 1, 100 + i)}, t0 + i)
+                == protocol::kafka_error::none);
+    records_per_partition[p] += 2;
+    expected_folders.insert("__consumer_offsets-" + std::to_string(p));
+  }
+  BOOST_CHECK(records_per_partition.size() >= 3u); // 20 groups do spread
+  BOOST_CHECK(offsets_folders(tmp.path) == expected_folders);
+  for (auto& [p, n] : records_per_partition)
+    BOOST_CHECK_EQUAL(s.store->log(p)->log_end_offset(), n); // each group's records in its partition only
+
+  s.reopen();
+  BOOST_CHECK_EQUAL(s.store->size(), 40u);
+  for (int i = 0; i < 20; ++i)
+    check_same(fetch_all(*s.store, "group-" + std::to_string(i)), {offset_of("t", 0, i), offset_of("t", 1, 100 + i)});
+  for (auto& [p, n] : records_per_partition)
+    BOOST_CHECK_EQUAL(s.store->log(p)->log_end_offset(), n); // reopening appends nothing
+}
+
+BOOST_AUTO_TEST_CASE(a_changed_partition_count_moves_groups_home_and_loses_nothing) {
+  test::temp_folder tmp;
+  std::vector<std::string> groups;
+  for (int i = 0; i < 12; ++i)
+    groups.push_back("g" + std::to_string(i));
+  {
+    offset_store_options o;
+    o.partitions = 5;
+    open_store s{tmp.path, {}, nullptr, o};
+    for (size_t i = 0; i < groups.size(); ++i)
+      s.store->commit(groups[i], {offset_of("t", 0, static_cast<int64_t>(i))}, t0);
+  }
+  for (int32_t n : {3, 3, 1, 9}) { // fewer, the same again, one, more partitions than on disk
+    offset_store_options o;
+    o.partitions = n;
+    open_store s{tmp.path, {}, nullptr, o};
+    BOOST_CHECK_EQUAL(s.store->size(), groups.size()); // each key live in exactly one partition
+    for (size_t i = 0; i < groups.size(); ++i) {
+      check_same(fetch_all(*s.store, groups[i]), {offset_of("t", 0, static_cast<int64_t>(i))});
+      auto home = s.store->log(cluster::offsets_partition_for(groups[i], n));
+      BOOST_CHECK(home != nullptr);
+    }
+    BOOST_CHECK(s.store->groups() == [&] {
+      auto sorted = groups;
+      std::sort(sorted.begin(), sorted.end());
+      return sorted;
+    }());
+  }
+  // A commit after the move lands in the home partition and wins over the moved one.
+  offset_store_options o;
+  o.partitions = 9;
+  open_store s{tmp.path, {}, nullptr, o};
+  s.store->commit("g3", {offset_of("t", 0, 333)}, t0 + 1);
+  s.reopen();
+  check_same(fetch_all(*s.store, "g3"), {offset_of("t", 0, 333)});
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_partition_count_is_refused) {
+  test::temp_folder tmp;
+  auto d = storage::log_directory::open(tmp.path);
+  BOOST_REQUIRE(d);
+  offset_store_options o;
+  o.partitions = 0;
+  BOOST_CHECK(!offset_log_store::open(**d, {}, t0, nullptr, o));
+}
+
+// --- rewrites --------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(superseded_records_are_rewritten_away_and_a_reopen_gives_the_latest_offsets) {
+  test::temp_folder tmp;
+  open_store s{tmp.path, {}, nullptr, rewrite_early()};
+  s.store->commit("other", {offset_of("u", 0, 7, "kept")}, t0);
+  uint64_t largest = 0;
+  for (int i = 1; i <= 500; ++i) {
+    s.store->commit("g", {offset_of("t", 0, i), offset_of("t", 1, 2 * i)}, t0 + i);
+    largest = std::max(largest, log_bytes(*s.store, 0));
+  }
+  BOOST_CHECK(s.store->rewrites() >= 5u);
+  auto log = s.store->log(0);
+  BOOST_CHECK(log->size_bytes() < largest);
+  BOOST_CHECK(largest < 2 * 4096u); // never far above the threshold
+  BOOST_CHECK(log->log_start_offset() > 0); // a rewritten log continues the old offsets
+  BOOST_CHECK(log->log_end_offset() > 1001); // 1 + 2 * 500 commits, then each snapshot
+  BOOST_CHECK(offsets_folders(tmp.path) == std::set<std::string>{"__consumer_offsets-0"});
+
+  s.reopen();
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, 500), offset_of("t", 1, 1000)});
+  check_same(fetch_all(*s.store, "other"), {offset_of("u", 0, 7, "kept")});
+  BOOST_CHECK(s.store->log_records() < 100u); // the replay read the rewritten log only
+  s.store->commit("g", {offset_of("t", 0, 501)}, t0 + 501);
+  s.reopen();
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, 501), offset_of("t", 1, 1000)});
+}
+
+BOOST_AUTO_TEST_CASE(a_small_log_is_not_rewritten) {
+  test::temp_folder tmp;
+  open_store s{tmp.path}; // default: at least 1 MiB
+  for (int i = 0; i < 200; ++i)
+    s.store->commit("g", {offset_of("t", 0, i)}, t0 + i);
+  BOOST_CHECK_EQUAL(s.store->rewrites(), 0u);
+  BOOST_CHECK_EQUAL(s.store->log_records(), 200u);
+}
+
+BOOST_AUTO_TEST_CASE(commits_while_a_rewrite_is_in_flight_survive_it) {
+  test::temp_folder tmp;
+  queued_runner q;
+  open_store s{tmp.path, {}, q.runner(), rewrite_early()};
+  s.store->commit("old", {offset_of("t", 0, 1)}, t0);
+  int i = 0;
+  while (q.jobs->empty() && i < 1000) { // until the rewrite is handed to the I/O worker
+    ++i;
+    s.store->commit("g", {offset_of("t", 0, i)}, t0 + i);
+  }
+  BOOST_REQUIRE_EQUAL(q.jobs->size(), 1u);
+  // Meanwhile: the same key again, a new key, a new group; and a tombstone by expiry.
+  s.store->commit("g", {offset_of("t", 0, 5000, "during")}, t0 + 5000);
+  s.store->commit("g", {offset_of("t", 9, 9)}, t0 + 5001);
+  s.store->commit("late", {offset_of("v", 0, 1)}, t0 + 5002);
+  auto expired = s.store->expire(t0 + 1000 + 10 * minute_ms, 10 * minute_ms, [](const std::string& g) {
+    return cluster::group_expiry_state{g != "g" && g != "late", std::nullopt};
+  });
+  BOOST_REQUIRE(expired);
+  BOOST_CHECK_EQUAL(*expired, 1u); // "old"
+  q.run_all();
+  BOOST_CHECK_EQUAL(s.store->rewrites(), 1u);
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, 5000, "during"), offset_of("t", 9, 9)});
+  s.reopen();
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, 5000, "during"), offset_of("t", 9, 9)});
+  check_same(fetch_all(*s.store, "late"), {offset_of("v", 0, 1)});
+  BOOST_CHECK(fetch_all(*s.store, "old").empty());
+  BOOST_CHECK(s.store->log_records() < 10u); // the snapshot, the three commits, the tombstone
+}
+
+BOOST_AUTO_TEST_CASE(commits_from_another_thread_during_rewrites_are_kept) {
+  test::temp_folder tmp;
+  queued_runner q;
+  open_store s{tmp.path, {}, q.runner(), rewrite_early()};
+  int i = 0;
+  while (q.jobs->empty() && i < 1000) {
+    ++i;
+    s.store->commit("g", {offset_of("t", 0, i)}, t0 + i);
+  }
+  BOOST_REQUIRE_EQUAL(q.jobs->size(), 1u);
+  auto job = std::move(q.jobs->front());
+  q.jobs->pop_front();
+  std::error_code job_error;
+  std::thread io{[&job, &job_error] { job_error = job(); }}; // the I/O worker
+  for (int k = 0; k < 300; ++k) // commits on "scheduler threads" while the job runs
+    s.store->commit("h" + std::to_string(k % 3), {offset_of("t", k % 5, k)}, t0 + 2000 + k);
+  io.join();
+  BOOST_CHECK(!job_error);
+  BOOST_CHECK(s.store->rewrites() >= 1u);
+  q.run_all(); // rewrites the commits above started
+  s.reopen();
+  for (int g = 0; g < 3; ++g) {
+    std::vector<group_offset> want;
+    for (int p = 0; p < 5; ++p) {
+      int last = -1;
+      for (int k = 0; k < 300; ++k)
+        if (k % 3 == g && k % 5 == p)
+          last = k;
+      want.push_back(offset_of("t", p, last));
+    }
+    check_same(fetch_all(*s.store, "h" + std::to_string(g)), want);
+  }
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, i)});
+}
+
+// --- a crash during a rewrite (the folders as it left them, made by hand) ----------------
+
+namespace {
+
+// A __consumer_offsets-0 folder in which group "g" committed `offset` for t-0, copied to
+// `target` (built in its own log dir).
+void make_offsets_folder(const std::string& target, int64_t offset) {
+  test::temp_folder scratch;
+  {
+    open_store s{scratch.path};
+    s.store->commit("g", {offset_of("t", 0, offset)}, t0);
+  }
+  fs::copy(offsets_dir(scratch.path, 0), target, fs::copy_options::recursive);
+}
+
+// The states of log_swap.hpp a crash can leave, and which offset must come back.
+void check_repair(bool with_log, bool with_cleaned, bool with_deleted, int64_t want) {
+  test::temp_folder tmp;
+  auto dir = offsets_dir(tmp.path, 0);
+  if (with_log)
+    make_offsets_folder(dir, with_cleaned ? 1 : 2); // before the swap: old (1); after: new (2)
+  if (with_cleaned)
+    make_offsets_folder(dir + ".cleaned", 2);
+  if (with_deleted)
+    make_offsets_folder(dir + ".deleted", 1);
+  open_store s{tmp.path};
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, want)});
+  BOOST_CHECK(offsets_folders(tmp.path) == std::set<std::string>{"__consumer_offsets-0"});
+  s.store->commit("g", {offset_of("t", 0, 3)}, t0 + 1);
+  s.reopen();
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, 3)});
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_crash_before_the_swap_keeps_the_old_log) {
+  check_repair(true, true, false, 1); // the old log had every commit; the copy is dropped
+}
+
+BOOST_AUTO_TEST_CASE(a_crash_between_the_renames_completes_the_swap) {
+  check_repair(false, true, true, 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_crash_before_the_old_log_was_deleted_keeps_the_new_log) {
+  check_repair(true, false, true, 2);
+}
+
+BOOST_AUTO_TEST_CASE(an_interrupted_swap_in_another_partition_is_repaired_too) {
+  test::temp_folder tmp;
+  offset_store_options o;
+  o.partitions = 50;
+  auto p = cluster::offsets_partition_for("g", 50);
+  BOOST_REQUIRE(p != 0);
+  auto dir = offsets_dir(tmp.path, p);
+  make_offsets_folder(dir + ".cleaned", 2);
+  make_offsets_folder(dir + ".deleted", 1);
+  open_store s{tmp.path, {}, nullptr, o};
+  check_same(fetch_all(*s.store, "g"), {offset_of("t", 0, 2)});
+  BOOST_CHECK(offsets_folders(tmp.path) == std::set<std::string>{"__consumer_offsets-" + std::to_string(p)});
 }
 
 // The expirer in simulated time: nothing expires before offsets.retention.minutes after the

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/offsets_partition.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/server_process.hpp"
 
@@ -79,8 +80,17 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_offsets_committed_before_a_restart) {
     kcat.produce(200, 230); // after the commits: the second run must read exactly these
     BOOST_CHECK_EQUAL(server.stop(), 0);
   }
-  // The shutdown checkpoint covers __consumer_offsets-0 too, else the dir is not marked clean.
+  // The shutdown checkpoint covers __consumer_offsets too, else the dir is not marked clean.
   BOOST_TEST(std::filesystem::exists(dir.path + "/.cafka-clean-shutdown"));
+  // The group's offsets are in its partition of the 50 (offsets.topic.num.partitions), Kafka's
+  // partitionFor, and no other partition's folder was created.
+  auto home = "__consumer_offsets-" + std::to_string(cafka::cluster::offsets_partition_for("restart-readers", 50));
+  BOOST_TEST(std::filesystem::exists(dir.path + "/" + home), home);
+  for (int32_t p = 0; p < 50; ++p) {
+    auto folder = "__consumer_offsets-" + std::to_string(p);
+    if (folder != home)
+      BOOST_TEST(!std::filesystem::exists(dir.path + "/" + folder), folder);
+  }
   cafka::test::server_process server{dir.path};
   kcat_against kcat{server};
   BOOST_TEST((kcat.consume() == expected(200, 230)));
