@@ -495,3 +495,39 @@ status zookeeper_coordinator::ensure_chroot(const std::string& connect,
 }
 
 } // namespace cafka::cluster
+
+namespace cafka::cluster {
+
+result<std::unique_ptr<zookeeper_coordinator>>
+zookeeper_coordinator::connect(const std::string& connect,
+                               std::chrono::milliseconds session_timeout,
+                               std::chrono::milliseconds limit, session_callback on_state) {
+  if (auto made = ensure_chroot(connect, limit); !made)
+    return made.error();
+  struct waiter {
+    std::mutex m;
+    std::condition_variable cv;
+    bool connected = false;
+  };
+  auto w = std::make_shared<waiter>();
+  std::unique_ptr<zookeeper_coordinator> c;
+  try {
+    c = std::make_unique<zookeeper_coordinator>(
+      connect, session_timeout, [w, on_state = std::move(on_state)](session_state s) {
+        if (on_state)
+          on_state(s);
+        std::lock_guard<std::mutex> guard{w->m};
+        w->connected = w->connected || s == session_state::connected;
+        w->cv.notify_all();
+      });
+  } catch (const std::system_error& e) {
+    return e.code();
+  }
+  std::unique_lock<std::mutex> lock{w->m};
+  if (!w->cv.wait_for(lock, limit, [&] { return w->connected; }))
+    return errc::connection_loss; // c closes on the way out
+  result<std::unique_ptr<zookeeper_coordinator>> out{std::move(c)};
+  return out;
+}
+
+} // namespace cafka::cluster

@@ -79,6 +79,13 @@ public:
   /// connect string), connection_loss (no connection within `limit`), or the create's error.
   static status ensure_chroot(const std::string& connect, std::chrono::milliseconds limit);
 
+  /// ensure_chroot, then a session on `connect`, returned once it is connected. BLOCKS for at
+  /// most about `limit` per step, like ensure_chroot. Errors: those of ensure_chroot,
+  /// connection_loss (not connected within `limit`), or what zookeeper_init refused.
+  static result<std::unique_ptr<zookeeper_coordinator>>
+  connect(const std::string& connect, std::chrono::milliseconds session_timeout,
+          std::chrono::milliseconds limit, session_callback on_state = {});
+
   struct core; // shared with the C callbacks; defined in the .cpp
 
 private:
