@@ -6,6 +6,7 @@
 #include "tests/cluster/async_fixtures.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 using namespace cafka::test::async;
 namespace tt = boost::test_tools;
@@ -65,6 +66,27 @@ BOOST_AUTO_TEST_CASE(states_ids_and_close) {
   BOOST_TEST((c->state() == session_state::closed));
   BOOST_TEST(get(*c, "/").error() == errc::closed);
   BOOST_TEST(log.states().size() == 1u); // close is not reported
+}
+
+BOOST_AUTO_TEST_CASE(close_drops_pending_callbacks_and_watches) {
+  auto connect = fresh_chroot();
+  event_log r;
+  std::atomic<int> completions{0};
+  auto writer = open_zookeeper(connect);
+  auto c = open_zookeeper(connect);
+  BOOST_REQUIRE(create(*c, "/x"));
+  BOOST_REQUIRE(exists(*c, "/y", r.watch()));
+  for (int i = 0; i < 200; ++i)
+    c->get("/x", r.watch(), [&](result<node_data>) { ++completions; });
+  c->close();
+  auto after_close = completions.load();
+  BOOST_TEST(after_close <= 200);
+  // Nothing of c's runs any more, even when its watches would fire.
+  BOOST_REQUIRE(create(*writer, "/y"));
+  BOOST_REQUIRE(set(*writer, "/x", "changed"));
+  BOOST_REQUIRE(get(*writer, "/x"));
+  BOOST_TEST(completions.load() == after_close);
+  BOOST_TEST(r.events().empty());
 }
 
 BOOST_AUTO_TEST_CASE(calls_before_the_session_is_connected_fail_with_connection_loss) {
