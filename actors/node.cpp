@@ -20,6 +20,7 @@
 #include "config/to_log_config.hpp"
 #include "cluster/embedded_store.hpp"
 #include "cluster/node_registration.hpp"
+#include "cluster/zookeeper_coordinator.hpp"
 
 namespace cafka {
 
@@ -92,6 +93,26 @@ result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t
   return store;
 }
 
+// The coordinator session: the embedded one without zookeeper.connect, else a ZooKeeper
+// session (its chroot created first), waited for at most zookeeper.session.timeout.ms.
+// Reacting to a lost or expired session (re-registering) is not done yet: it is logged.
+result<std::shared_ptr<cluster::coordinator>> open_coordinator(const config::server_config& cfg,
+                                                               std::string& error_text) {
+  if (cfg.zookeeper_connect.empty())
+    return std::shared_ptr<cluster::coordinator>{
+      std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>())};
+  auto timeout = std::chrono::milliseconds(cfg.zookeeper_session_timeout_ms);
+  auto zk = cluster::zookeeper_coordinator::connect(cfg.zookeeper_connect, timeout, timeout,
+                                                    [](cluster::session_state s) {
+                                                      log_line("zookeeper session %s", cluster::to_string(s));
+                                                    });
+  if (!zk) {
+    error_text = "zookeeper.connect '" + cfg.zookeeper_connect + "': " + zk.error().message();
+    return zk.error();
+  }
+  return std::shared_ptr<cluster::coordinator>{std::move(*zk)};
+}
+
 // Closes every group (held joins and syncs are answered NOT_COORDINATOR) and waits for each.
 void close_groups(caf::scoped_actor& self, group_registry& groups) {
   for (auto& g : groups.close())
@@ -103,11 +124,6 @@ void close_groups(caf::scoped_actor& self, group_registry& groups) {
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
                         std::string& error_text, std::function<int64_t()> now_ms) {
-  if (!cfg.zookeeper_connect.empty()) {
-    error_text = "zookeeper.connect '" + cfg.zookeeper_connect
-                 + "': this build runs only on the embedded coordinator; leave zookeeper.connect unset";
-    return std::make_error_code(std::errc::not_supported);
-  }
   node n;
   auto ns = open_node_storage(cfg, now_ms(), error_text);
   if (!ns)
@@ -123,7 +139,13 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.routes = std::make_shared<routing_table>();
   // The session exists before the groups (they register members in it); the broker
   // registers in it below, once the listeners' ports are known.
-  n.coordinator = std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
+  auto coordinator = open_coordinator(cfg, error_text);
+  if (!coordinator) {
+    n.offsets->close();
+    close_node_storage(*n.storage);
+    return coordinator.error();
+  }
+  n.coordinator = *coordinator;
   n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator);
   // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
   // is listed (state Empty) and described before anyone joins it again.
@@ -201,6 +223,9 @@ status stop_node(caf::actor_system& sys, node& n) {
       st = closed;
   }
   caf::anon_send_exit(n.io_worker, caf::exit_reason::user_shutdown);
+  // Here, not in some actor's destructor: closing a ZooKeeper session waits for the server.
+  if (n.coordinator)
+    n.coordinator->close();
   return st;
 }
 

@@ -69,8 +69,8 @@ struct node {
 /// Milliseconds since the epoch from the system clock.
 int64_t wall_clock_ms();
 
-/// Opens storage, registers the broker with the coordinator (the embedded one: a
-/// configured zookeeper.connect is refused until the ZooKeeper coordinator exists) and
+/// Opens storage, registers the broker with the coordinator (the embedded one, or a
+/// ZooKeeper session when zookeeper.connect is set; its chroot is created if missing) and
 /// spawns the node's actors, with a Kafka listener per entry of `listeners` when the
 /// actor system has CAF's network layer (their bound ports replace port 0 in the node's
 /// configuration and in `node::listeners`). On failure `error_text` says what and where (e.g.
