@@ -462,9 +462,12 @@ caf::response_promise on_records(self_ptr self, consumer_records& recs) {
   st.at_consumer.insert(seq);
   auto tp = recs.tp;
   auto next = recs.next_offset;
-  auto done = [self, seq, rp]() mutable {
+  auto done = [self, seq, rp](caf::error err = {}) mutable {
     self->state.at_consumer.erase(seq);
-    rp.deliver(caf::unit);
+    if (err)
+      rp.deliver(std::move(err)); // the fetcher stops
+    else
+      rp.deliver(caf::unit);
     run_waiting(self);
   };
   auto forward = [self, round, tp, next, done](consumer_records recs) mutable {
@@ -478,9 +481,13 @@ caf::response_promise on_records(self_ptr self, consumer_records& recs) {
         },
         [=](caf::error& err) mutable {
           auto& st = self->state;
-          // A handler that returned a value still took the batch.
-          if (err == caf::sec::unexpected_response && round == st.round
-              && st.opts.delivery == delivery_mode::at_least_once)
+          // A handler that returned a value still took the batch; one that answered
+          // with an error did not: not consumed, and its partition's fetcher stops.
+          if (err != caf::sec::unexpected_response) {
+            done(err);
+            return;
+          }
+          if (round == st.round && st.opts.delivery == delivery_mode::at_least_once)
             st.positions.consumed(tp, next);
           done();
         });

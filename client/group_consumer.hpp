@@ -27,7 +27,10 @@
 //     (subscription.hpp) from the committed offset, else from auto_offset_reset.
 //  3. Each fetched batch goes to the consumer as a REQUEST; the fetcher is answered only
 //     after the consumer's reply, so subscription.hpp's flow control holds (one batch per
-//     partition at the consumer). Delivery modes: see group_options.hpp.
+//     partition at the consumer). Delivery modes: see group_options.hpp. A handler that
+//     answers with an error (returns a caf::error) has NOT taken the batch: it does not
+//     count as consumed, and that partition's fetcher stops until the next rebalance
+//     (a consumer that is about to quit can refuse the batches it will not process).
 //  4. Heartbeats every heartbeat_interval and auto-commits every auto_commit_interval.
 //     REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID (a fresh member id then)
 //     from a heartbeat or commit: stop the fetchers, commit what was consumed (auto-commit
