@@ -365,3 +365,90 @@ BOOST_AUTO_TEST_CASE(bad_options_are_a_consumer_error) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(group_consumer_restart)
+
+// The node goes away and comes back on the same port with the same log: the member loses
+// the group actor's proxy, revokes, backs off, reconnects through its node link, joins the
+// reloaded group (as a new member) and resumes from the committed offsets.
+BOOST_AUTO_TEST_CASE(a_member_survives_a_node_restart) {
+  auto tweak = [](config::server_config& c) {
+    c.group_initial_rebalance_delay_ms = 0;
+    c.group_min_session_timeout_ms = 500;
+  };
+  temp_dir dir;
+  auto srv = std::make_unique<server>(dir.path, 0, tweak);
+  auto port = srv->port();
+  client_system cs;
+  auto& sys = cs.sys();
+  auto node = connect(sys, "127.0.0.1", port, 10s);
+  BOOST_REQUIRE_MESSAGE(node, "connect: " << why(node));
+  create_topic(sys, *node, "re", 2);
+  producer_config pc;
+  pc.bootstrap_servers = "127.0.0.1:" + std::to_string(port);
+  pc.request_timeout = 5s;
+  pc.delivery_timeout = 60s;
+  pc.retries = 50;
+  auto produce = [&](const std::string& prefix) {
+    producer p{sys, pc};
+    std::set<std::string> values;
+    for (int i = 0; i < 50; ++i) {
+      auto value = prefix + "-" + std::to_string(i);
+      auto off = p.send_sync("re", "k" + std::to_string(i), value);
+      BOOST_REQUIRE_MESSAGE(off, "produce: " << why(off));
+      values.insert(value);
+    }
+    return values;
+  };
+  auto committed_sum = [&]() -> int64_t {
+    caf::scoped_actor self{sys};
+    int64_t sum = -1;
+    self->request(*node, 5s, group_coordinator_atom_v, std::string{"survivors"})
+      .receive(
+        [&](group_actor& g) {
+          self->request(g, 5s, fetch_offsets_atom_v, group_offset_query{true, {}})
+            .receive([&](std::vector<group_offset>& found) { sum = sum_offsets(found); }, [](caf::error&) {});
+        },
+        [](caf::error&) {});
+    return sum;
+  };
+  auto before = produce("before");
+  group_options opts;
+  opts.group_id = "survivors";
+  opts.topics = {"re"};
+  opts.session_timeout = 2s;
+  opts.heartbeat_interval = 200ms;
+  opts.max_poll_interval = 5s;
+  opts.auto_offset_reset = offset_reset::earliest;
+  opts.auto_commit_interval = 200ms;
+  opts.fetch.max_wait = 100ms;
+  opts.fetch.request_timeout = 5s;
+  opts.fetch.bootstrap = pc.bootstrap_servers;
+  auto log = std::make_shared<group_log>();
+  auto s = sys.spawn(group_sink, log, group_actor{});
+  auto member = join_group(sys, *node, s, opts);
+  BOOST_REQUIRE(log->wait_until([&](group_log& l) { return has_all(l, before); }));
+  int64_t sum = 0;
+  for (int i = 0; i < 300 && sum != 50; ++i) {
+    sum = committed_sum();
+    if (sum != 50)
+      std::this_thread::sleep_for(50ms);
+  }
+  BOOST_REQUIRE(sum == 50);
+
+  srv->stop();
+  std::this_thread::sleep_for(300ms);
+  srv = std::make_unique<server>(dir.path, port, tweak);
+  BOOST_REQUIRE(log->wait_until([](group_log& l) { return l.assigned.size() >= 2u && l.current.size() == 2u; }));
+  BOOST_TEST(log->with([](group_log& l) { return l.revocations; }) >= 1u);
+  auto after = produce("after");
+  BOOST_REQUIRE(log->wait_until([&](group_log& l) { return has_all(l, after); }));
+  log->with([&](group_log& l) {
+    for (auto& v : before)
+      BOOST_TEST(l.values.count(v) == 1u, v); // the commits survived the restart
+    BOOST_TEST(l.errors.empty());
+  });
+  stop_actor(sys, s); // the member leaves while the node is still there (cs goes first)
+}
+
+BOOST_AUTO_TEST_SUITE_END()
