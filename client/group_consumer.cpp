@@ -611,7 +611,9 @@ caf::behavior member(self_ptr self, node_actor node, caf::actor consumer, group_
     },
     [=](caf::tick_atom, uint64_t round) {
       auto& st = self->state;
-      if (round != st.round || st.ph != phase::stable || st.stop_requested)
+      // Also while a stop waits for the consumer: the member stays in the group until it
+      // leaves, so its session must not run out meanwhile.
+      if (round != st.round || st.ph != phase::stable)
         return;
       cluster::heartbeat_request hb{st.member_id, std::nullopt, st.generation};
       self->request(st.group, request_timeout(self), heartbeat_atom_v, std::move(hb))
