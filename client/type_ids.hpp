@@ -10,6 +10,7 @@
 
 #include "actors/type_ids.hpp"
 #include "client/consumer_records.hpp"
+#include "client/group_messages.hpp"
 #include "client/record_metadata.hpp"
 
 CAF_BEGIN_TYPE_ID_BLOCK(cafka_client, caf::id_block::cafka_last_type_id + 1)
@@ -18,6 +19,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(cafka_client, caf::id_block::cafka_last_type_id + 1)
   CAF_ADD_TYPE_ID(cafka_client, (cafka::client::consumer_error))
   CAF_ADD_TYPE_ID(cafka_client, (cafka::client::record_metadata))
   CAF_ADD_TYPE_ID(cafka_client, (std::vector<cafka::client::record_metadata>))
+  CAF_ADD_TYPE_ID(cafka_client, (cafka::client::partitions_assigned))
+  CAF_ADD_TYPE_ID(cafka_client, (cafka::client::partitions_revoked))
 CAF_END_TYPE_ID_BLOCK(cafka_client)
 
 static_assert(caf::id_block::cafka_client_first_type_id > caf::id_block::cafka_last_type_id,

@@ -37,6 +37,8 @@ namespace {
 const std::string producer_bin = CAFKA_BINARY_DIR "/bin/cafka-example-producer";
 const std::string word_count_bin = CAFKA_BINARY_DIR "/bin/cafka-example-word-count";
 const std::string replay_bin = CAFKA_BINARY_DIR "/bin/cafka-example-replay";
+const std::string at_least_once_bin = CAFKA_BINARY_DIR "/bin/cafka-example-at-least-once";
+const std::string at_most_once_bin = CAFKA_BINARY_DIR "/bin/cafka-example-at-most-once";
 
 using test::child;
 using test::lines;
@@ -61,6 +63,42 @@ struct fixture {
       .receive([](topic_description&) {}, [](caf::error& e) { BOOST_FAIL("create_topic: " << describe(e)); });
   }
 };
+
+// The same with a server whose empty groups rebalance at once (no initial delay).
+struct group_fixture : fixture {
+  test::server_process group_server{dir.path + "/group-logs", {"group.initial.rebalance.delay.ms=0"}};
+  std::string group_bootstrap = "--bootstrap-server=127.0.0.1:" + std::to_string(group_server.caf_port());
+  node_actor group_node = client.connect(group_server.caf_port());
+
+  std::set<std::string> produce(const std::string& topic, const std::string& prefix, int n) {
+    caf::scoped_actor self{client.sys};
+    self->request(group_node, 30s, create_topic_atom_v, topic_spec{topic, 3, 1, {}})
+      .receive([](topic_description&) {}, [](caf::error&) {}); // may exist already
+    std::set<std::string> values;
+    client::producer p{client.sys, group_node, client::producer_config{}};
+    for (int i = 0; i < n; ++i) {
+      auto value = prefix + "-" + std::to_string(i);
+      BOOST_REQUIRE(p.send_sync(topic, "k" + std::to_string(i), value));
+      values.insert(value);
+    }
+    return values;
+  }
+};
+
+// The values of the "partition P offset O: value" lines, as a multiset (repeats show).
+std::multiset<std::string> printed_values(const std::string& out) {
+  static const std::regex line{R"(partition \d+ offset \d+: (.*))"};
+  std::multiset<std::string> values;
+  std::smatch m;
+  for (auto& l : lines(out))
+    if (std::regex_match(l, m, line))
+      values.insert(m[1]);
+  return values;
+}
+
+std::multiset<std::string> once_each(const std::set<std::string>& values) {
+  return {values.begin(), values.end()};
+}
 
 // The "word count" lines after "final counts after N records:".
 std::map<std::string, size_t> final_counts(const std::string& out, size_t records) {
@@ -188,6 +226,37 @@ BOOST_FIXTURE_TEST_CASE(word_count_counts_in_real_time, fixture) {
   auto res = counter.wait(30s);
   BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
   BOOST_TEST((final_counts(res.out, 5) == std::map<std::string, size_t>{{"ping", 5}, {"pong", 5}}));
+}
+
+// Each run prints what the group has not consumed yet, once; the second run of the same
+// group starts at the first one's commit (nothing printed twice, nothing skipped).
+BOOST_FIXTURE_TEST_CASE(at_least_once_resumes_after_its_commit, group_fixture) {
+  auto first = produce("alo", "first", 30);
+  auto res = run({at_least_once_bin, group_bootstrap, "--topic=alo", "--group=printers", "--from-beginning",
+                  "--exit-after=30"});
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  BOOST_TEST((printed_values(res.out) == once_each(first)), res.out);
+  BOOST_TEST(res.out.find("assigned (generation 1): alo-0 alo-1 alo-2") != std::string::npos, res.out);
+  BOOST_TEST(res.out.find("committed after 30 records") != std::string::npos, res.out);
+  auto second = produce("alo", "second", 10);
+  res = run({at_least_once_bin, group_bootstrap, "--topic=alo", "--group=printers", "--from-beginning",
+             "--exit-after=10"});
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  BOOST_TEST((printed_values(res.out) == once_each(second)), res.out);
+  BOOST_TEST(res.out.find("committed after 10 records") != std::string::npos, res.out);
+}
+
+BOOST_FIXTURE_TEST_CASE(at_most_once_resumes_after_its_commits, group_fixture) {
+  auto first = produce("amo", "first", 30);
+  auto res = run({at_most_once_bin, group_bootstrap, "--topic=amo", "--from-beginning", "--exit-after=30"});
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  BOOST_TEST((printed_values(res.out) == once_each(first)), res.out);
+  BOOST_TEST(res.out.find("done after 30 records") != std::string::npos, res.out);
+  auto second = produce("amo", "second", 10);
+  // No --group: both runs are members of cafka-default-group.
+  res = run({at_most_once_bin, group_bootstrap, "--topic=amo", "--from-beginning", "--exit-after=10"});
+  BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+  BOOST_TEST((printed_values(res.out) == once_each(second)), res.out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
