@@ -7,6 +7,7 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "actors/cluster_view_cache.hpp"
 #include "actors/group_registry.hpp"
 #include "actors/io_worker.hpp"
 #include "actors/kafka_listener.hpp"
@@ -103,7 +104,14 @@ void close_groups(caf::scoped_actor& self, group_registry& groups) {
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
                         std::string& error_text, std::function<int64_t()> now_ms) {
-  if (!cfg.zookeeper_connect.empty()) {
+  return start_node(sys, cfg, error_text, node_options{}, std::move(now_ms));
+}
+
+result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
+                        std::string& error_text, const node_options& options,
+                        std::function<int64_t()> now_ms) {
+  bool cluster_mode = static_cast<bool>(options.open_session);
+  if (!cluster_mode && !cfg.zookeeper_connect.empty()) {
     error_text = "zookeeper.connect '" + cfg.zookeeper_connect
                  + "': this build runs only on the embedded coordinator; leave zookeeper.connect unset";
     return std::make_error_code(std::errc::not_supported);
@@ -123,7 +131,14 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.routes = std::make_shared<routing_table>();
   // The session exists before the groups (they register members in it); the broker
   // registers in it below, once the listeners' ports are known.
-  n.coordinator = std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
+  n.coordinator = cluster_mode ? options.open_session()
+                               : std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>());
+  if (!n.coordinator) {
+    error_text = "broker " + std::to_string(cfg.broker_id) + ": no coordinator session";
+    n.offsets->close();
+    close_node_storage(*n.storage);
+    return std::make_error_code(std::errc::not_connected);
+  }
   n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator);
   // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
   // is listed (state Empty) and described before anyone joins it again.
@@ -154,12 +169,15 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return registration.error();
   }
   n.io_worker = spawn_io_worker(sys);
+  if (cluster_mode)
+    n.views = std::make_shared<cluster_view_cache>();
   {
     std::lock_guard<std::mutex> guard{worker_slot->mutex};
     worker_slot->worker = n.io_worker;
   }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
-                                               registration->controller_id, n.groups});
+                                               registration->controller_id, n.groups,
+                                               n.views});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(
@@ -201,6 +219,8 @@ status stop_node(caf::actor_system& sys, node& n) {
       st = closed;
   }
   caf::anon_send_exit(n.io_worker, caf::exit_reason::user_shutdown);
+  if (n.coordinator && n.views) // cluster mode: the others see this broker leave
+    n.coordinator->close();
   return st;
 }
 

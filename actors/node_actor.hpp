@@ -101,6 +101,16 @@ using node_actor = caf::typed_actor<
   /// the caller's to close (see actors/node.hpp).
   caf::replies_to<shutdown_atom>::with<bool>,
   /// Internal timer: write the recovery-point checkpoint.
-  caf::reacts_to<caf::tick_atom>>;
+  caf::reacts_to<caf::tick_atom>,
+  /// Produce, fetch and list offsets through the node, for callers that hold no partition
+  /// actor: served by the partition's actor here, else not_leader_or_follower (the cluster
+  /// has the partition on another broker) or unknown_topic_or_partition — the native
+  /// equivalent of the wire's error codes.
+  caf::replies_to<produce_atom, topic_partition, produce_request>::with<produce_result>,
+  caf::replies_to<fetch_atom, topic_partition, fetch_request>::with<fetch_result>,
+  caf::replies_to<list_offsets_atom, topic_partition, int64_t>::with<offset_answer>,
+  /// Cluster mode, from this node's cluster member: the cluster view changed; open or close
+  /// partition actors to match it.
+  caf::reacts_to<caf::update_atom>>;
 
 } // namespace cafka

@@ -1,0 +1,304 @@
+// Three nodes in cluster mode inside one process (real scheduler threads), each in its own
+// caf::actor_system as separate processes would be, sharing one embedded_store as their
+// coordinator: membership, the controller and its failover, topic placement over the live
+// brokers, leadership (partition folders opened only on their leader), NOT_LEADER_OR_FOLLOWER
+// from a non-leader, LEADER_NOT_AVAILABLE while a leader is gone, and a restarted broker
+// leading its partitions again with its data intact.
+//
+// Waits for the cluster to converge are bounded polls (a fixed number of short sleeps):
+// they fail when the state never arrives, and never assert on how long it took.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include <caf/all.hpp>
+
+#include "actors/cluster_view_cache.hpp"
+#include "actors/errors.hpp"
+#include "actors/node.hpp"
+#include "actors/system_config.hpp"
+#include "cluster/embedded_coordinator.hpp"
+#include "cluster/embedded_store.hpp"
+#include "protocol/record_batch.hpp"
+#include "tests/actors/deterministic_fixture.hpp"
+
+using namespace cafka;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int leader_not_available = 5;
+
+// The error of a failed `e` for a failure message ("" when it holds a value).
+template <class T>
+std::string why(const caf::expected<T>& e) {
+  return e ? std::string{} : describe(e.error());
+}
+
+// One broker: its own actor system, log dir and coordinator session of the shared store.
+struct member_node {
+  caf::actor_system_config cfg;
+  caf::actor_system sys;
+  node n;
+  bool running = false;
+
+  static caf::actor_system_config& prepare(caf::actor_system_config& c) {
+    register_cafka_types(c);
+    c.set("scheduler.max-threads", 2); // three systems share two cores
+    return c;
+  }
+
+  member_node(std::shared_ptr<cluster::embedded_store> store, int32_t id, const std::string& log_dir)
+    : sys(prepare(cfg)) {
+    config::server_config sc;
+    sc.broker_id = id;
+    sc.log_dirs = {log_dir};
+    sc.listeners = {config::listener{"PLAINTEXT", "127.0.0.1", static_cast<uint16_t>(19090 + id)}};
+    sc.caf_port = static_cast<uint16_t>(19190 + id);
+    sc.num_partitions = 3;
+    node_options opts;
+    opts.open_session = [store] { return std::make_shared<cluster::embedded_coordinator>(store); };
+    std::string error_text;
+    auto started = start_node(sys, sc, error_text, opts);
+    BOOST_REQUIRE_MESSAGE(started, error_text);
+    n = std::move(*started);
+    running = true;
+  }
+
+  void stop() {
+    if (running)
+      BOOST_CHECK(stop_node(sys, n));
+    running = false;
+  }
+
+  ~member_node() { stop(); }
+
+  std::optional<cluster_metadata> metadata(std::vector<std::string> topics, bool all = false) {
+    caf::scoped_actor self{sys};
+    std::optional<cluster_metadata> out;
+    self->request(n.actor, 10s, metadata_atom_v, metadata_request{std::move(topics), all, false})
+      .receive([&](cluster_metadata& md) { out = std::move(md); }, [](caf::error&) {});
+    return out;
+  }
+
+  caf::expected<topic_description> create(topic_spec spec) {
+    caf::scoped_actor self{sys};
+    caf::expected<topic_description> out{caf::error{}};
+    self->request(n.actor, 10s, create_topic_atom_v, std::move(spec))
+      .receive([&](topic_description& d) { out = std::move(d); }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+
+  caf::expected<produce_result> produce(const topic_partition& tp, int n_records = 1) {
+    caf::scoped_actor self{sys};
+    caf::expected<produce_result> out{caf::error{}};
+    auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+    for (int i = 0; i < n_records; ++i)
+      self->request(n.actor, 10s, produce_atom_v, tp, produce_request{1, batch})
+        .receive([&](produce_result& r) { out = r; }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+
+  caf::expected<offset_answer> log_end(const topic_partition& tp) {
+    caf::scoped_actor self{sys};
+    caf::expected<offset_answer> out{caf::error{}};
+    self->request(n.actor, 10s, list_offsets_atom_v, tp, latest_timestamp)
+      .receive([&](offset_answer& a) { out = a; }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+};
+
+// Polls `ready` up to ~20 s; true once it holds.
+template <class F>
+bool eventually(F ready) {
+  for (int i = 0; i < 400; ++i) {
+    if (ready())
+      return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return ready();
+}
+
+// Leader per partition of `topic` as `m` reports it (-1: unavailable).
+std::vector<int32_t> leaders(member_node& m, const std::string& topic) {
+  std::vector<int32_t> out;
+  auto md = m.metadata({topic});
+  if (!md || md->topics.size() != 1 || md->topics[0].error != 0)
+    return out;
+  for (auto& p : md->topics[0].partitions)
+    out.push_back(p.error == 0 ? p.leader : -1);
+  return out;
+}
+
+bool all_led(const std::vector<int32_t>& ls) {
+  return !ls.empty() && std::all_of(ls.begin(), ls.end(), [](int32_t l) { return l >= 0; });
+}
+
+std::vector<std::string> folders_of(const std::string& dir, const std::string& topic) {
+  std::vector<std::string> out;
+  for (auto& e : std::filesystem::directory_iterator(dir)) {
+    auto name = e.path().filename().string();
+    if (e.is_directory() && name.rfind(topic + "-", 0) == 0)
+      out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct three_nodes {
+  std::shared_ptr<cluster::embedded_store> store = std::make_shared<cluster::embedded_store>();
+  test::temp_folder dirs[3];
+  std::unique_ptr<member_node> nodes[3];
+
+  three_nodes() {
+    for (int i = 0; i < 3; ++i)
+      start(i);
+  }
+
+  void start(int i) {
+    nodes[i].reset(); // releases the log dir's lock first
+    nodes[i] = std::make_unique<member_node>(store, i + 1, dirs[i].path);
+  }
+
+  member_node& node(int id) { return *nodes[id - 1]; }
+
+  // Every running node sees the same `n` brokers and the same controller.
+  bool converged(size_t n) {
+    std::optional<int32_t> controller;
+    for (auto& m : nodes) {
+      if (!m || !m->running)
+        continue;
+      auto md = m->metadata({}, true);
+      if (!md || md->brokers.size() != n || md->controller_id < 0)
+        return false;
+      if (controller && *controller != md->controller_id)
+        return false;
+      controller = md->controller_id;
+    }
+    return true;
+  }
+
+  int32_t controller() { return node(1).running ? node(1).metadata({}, true)->controller_id
+                                                : node(2).metadata({}, true)->controller_id; }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(cluster_node)
+
+BOOST_AUTO_TEST_CASE(three_nodes_place_lead_fail_over_and_recover) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto md = c.node(3).metadata({}, true);
+  BOOST_REQUIRE(md);
+  for (auto& b : md->brokers) {
+    BOOST_TEST(b.host == "127.0.0.1");
+    BOOST_TEST(b.kafka_port == 19090 + b.id);
+    BOOST_TEST(b.caf_port == 19190 + b.id);
+  }
+
+  // A 6-partition topic created through node 2 is spread 2/2/2.
+  auto created = c.node(2).create(topic_spec{"orders", 6, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  std::vector<int32_t> ls;
+  BOOST_REQUIRE(eventually([&] {
+    ls = leaders(c.node(1), "orders");
+    return all_led(ls) && leaders(c.node(2), "orders") == ls && leaders(c.node(3), "orders") == ls;
+  }));
+  std::map<int32_t, int> per_broker;
+  for (auto l : ls)
+    ++per_broker[l];
+  BOOST_TEST(per_broker.size() == 3u);
+  for (auto& [id, count] : per_broker)
+    BOOST_TEST(count == 2, "broker " << id << " leads " << count);
+  // Each node opened exactly the partitions it leads.
+  for (int id = 1; id <= 3; ++id) {
+    std::vector<std::string> mine;
+    for (size_t p = 0; p < ls.size(); ++p)
+      if (ls[p] == id)
+        mine.push_back("orders-" + std::to_string(p));
+    BOOST_TEST(folders_of(c.dirs[id - 1].path, "orders") == mine);
+  }
+
+  // Produce to the leader works; a non-leader answers NOT_LEADER_OR_FOLLOWER.
+  std::vector<topic_partition> of3;
+  for (size_t p = 0; p < ls.size(); ++p)
+    if (ls[p] == 3)
+      of3.push_back(topic_partition{"orders", static_cast<int32_t>(p)});
+  BOOST_REQUIRE_EQUAL(of3.size(), 2u);
+  auto r = c.node(3).produce(of3[0], 5);
+  BOOST_REQUIRE_MESSAGE(r, why(r));
+  BOOST_TEST(r->base_offset == 4);
+  auto wrong = c.node(1).produce(of3[0]);
+  BOOST_REQUIRE(!wrong);
+  BOOST_TEST((to_kafka_error(wrong.error()) == kafka_error::not_leader_or_follower));
+  auto unknown = c.node(1).produce(topic_partition{"nope", 0});
+  BOOST_REQUIRE(!unknown);
+  BOOST_TEST((to_kafka_error(unknown.error()) == kafka_error::unknown_topic_or_partition));
+
+  // Node 3 goes: its partitions are LEADER_NOT_AVAILABLE on the others.
+  c.node(3).stop();
+  BOOST_REQUIRE(eventually([&] {
+    auto md1 = c.node(1).metadata({"orders"});
+    if (!md1 || md1->brokers.size() != 2)
+      return false;
+    for (auto& tp : of3)
+      if (md1->topics.at(0).partitions.at(static_cast<size_t>(tp.partition)).error != leader_not_available)
+        return false;
+    return true;
+  }));
+  BOOST_TEST(leaders(c.node(2), "orders").empty() == false);
+
+  // Restarted with the same log dir and id, it leads them again; the data is intact.
+  c.start(2);
+  BOOST_REQUIRE(eventually([&] { return c.converged(3) && leaders(c.node(1), "orders") == ls; }));
+  BOOST_REQUIRE(eventually([&] { return static_cast<bool>(c.node(3).log_end(of3[0])); }));
+  auto end = c.node(3).log_end(of3[0]);
+  BOOST_REQUIRE_MESSAGE(end, why(end));
+  BOOST_TEST(end->offset == 5);
+}
+
+BOOST_AUTO_TEST_CASE(a_new_controller_takes_over_and_topics_can_still_be_created) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto first = c.controller();
+  BOOST_REQUIRE(first >= 1 && first <= 3);
+  auto epoch_of = [&](member_node& m) -> int32_t {
+    auto views = m.n.views->snapshot();
+    return views->view.controller() ? views->view.controller()->epoch : 0;
+  };
+  auto old_epoch = epoch_of(c.node(first));
+  c.node(first).stop();
+  int32_t other = first == 1 ? 2 : 1;
+  BOOST_REQUIRE(eventually([&] { return c.converged(2) && c.controller() != first; }));
+  BOOST_TEST(epoch_of(c.node(other)) > old_epoch);
+  auto created = c.node(other).create(topic_spec{"after", 4, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  BOOST_REQUIRE(eventually([&] {
+    auto ls = leaders(c.node(other), "after");
+    return all_led(ls) && ls.size() == 4u;
+  }));
+  for (auto l : leaders(c.node(other), "after"))
+    BOOST_TEST(l != first);
+}
+
+BOOST_AUTO_TEST_CASE(replication_factor_above_the_live_brokers_is_refused) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto refused = c.node(1).create(topic_spec{"wide", 3, 4, {}});
+  BOOST_REQUIRE(!refused);
+  BOOST_TEST((to_kafka_error(refused.error()) == kafka_error::invalid_replication_factor));
+  BOOST_TEST(describe(refused.error()).find("3 live broker") != std::string::npos, describe(refused.error()));
+  auto twice = c.node(3).create(topic_spec{"t", 3, 1, {}});
+  BOOST_REQUIRE(twice);
+  auto again = c.node(2).create(topic_spec{"t", 3, 1, {}});
+  BOOST_REQUIRE(!again);
+  BOOST_TEST((to_kafka_error(again.error()) == kafka_error::topic_already_exists));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
