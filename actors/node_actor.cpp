@@ -345,8 +345,10 @@ broker_info this_broker(const config::server_config& cfg) {
 node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
   self->state.ctx = std::move(ctx);
   auto& ns = *self->state.ctx.storage;
+  // In cluster mode partitions are served only once the view names this broker their leader.
   for (auto& [tp, p] : ns.partitions)
-    self->state.partitions[tp] = spawn_partition(
+    if (!clustered(self))
+      self->state.partitions[tp] = spawn_partition(
       self->system(), p.log, partition_context{tp, self->state.ctx.io_worker, self->state.ctx.now_ms});
   publish_routes(self);
   if (clustered(self)) {

@@ -3,6 +3,12 @@
 // orderly shutdown. Published on CAF's middleman at caf.port, it is what cafka's C++
 // client talks to first; metadata hands out the partition actors themselves, so that
 // produce and fetch go straight to them and never through this actor.
+//
+// In cluster mode (node_context::views set; see docs/cluster.md) topics, placement and
+// leaders come from the cluster view its cluster member (actors/cluster_member.hpp)
+// loads: the node serves exactly the partitions the view records it as leader of, answers
+// metadata from the view (every live broker, every partition's leader), and hands topic
+// creation and deletion to the member.
 
 #include <cstdint>
 #include <string>

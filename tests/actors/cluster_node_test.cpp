@@ -14,7 +14,14 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <cstring>
 #include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <caf/all.hpp>
 
@@ -24,6 +31,8 @@
 #include "actors/system_config.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "cluster/embedded_store.hpp"
+#include "protocol/byte_reader.hpp"
+#include "protocol/byte_writer.hpp"
 #include "protocol/record_batch.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
@@ -47,18 +56,25 @@ struct member_node {
   node n;
   bool running = false;
 
-  static caf::actor_system_config& prepare(caf::actor_system_config& c) {
-    register_cafka_types(c);
+  // network: load CAF's network layer, so that the node opens its Kafka listener.
+  static caf::actor_system_config& prepare(caf::actor_system_config& c, bool network) {
+    if (network)
+      configure_actor_system(c);
+    else
+      register_cafka_types(c);
     c.set("scheduler.max-threads", 2); // three systems share two cores
     return c;
   }
 
-  member_node(std::shared_ptr<cluster::embedded_store> store, int32_t id, const std::string& log_dir)
-    : sys(prepare(cfg)) {
+  // With `network`, the listener binds a free port on 127.0.0.1 (registered as bound).
+  member_node(std::shared_ptr<cluster::embedded_store> store, int32_t id, const std::string& log_dir,
+              bool network = false)
+    : sys(prepare(cfg, network)) {
     config::server_config sc;
     sc.broker_id = id;
     sc.log_dirs = {log_dir};
-    sc.listeners = {config::listener{"PLAINTEXT", "127.0.0.1", static_cast<uint16_t>(19090 + id)}};
+    auto port = network ? uint16_t{0} : static_cast<uint16_t>(19090 + id);
+    sc.listeners = {config::listener{"PLAINTEXT", "127.0.0.1", port}};
     sc.caf_port = static_cast<uint16_t>(19190 + id);
     sc.num_partitions = 3;
     node_options opts;
@@ -154,15 +170,16 @@ struct three_nodes {
   std::shared_ptr<cluster::embedded_store> store = std::make_shared<cluster::embedded_store>();
   test::temp_folder dirs[3];
   std::unique_ptr<member_node> nodes[3];
+  bool network = false;
 
-  three_nodes() {
+  explicit three_nodes(bool with_network = false) : network(with_network) {
     for (int i = 0; i < 3; ++i)
       start(i);
   }
 
   void start(int i) {
     nodes[i].reset(); // releases the log dir's lock first
-    nodes[i] = std::make_unique<member_node>(store, i + 1, dirs[i].path);
+    nodes[i] = std::make_unique<member_node>(store, i + 1, dirs[i].path, network);
   }
 
   member_node& node(int id) { return *nodes[id - 1]; }
@@ -186,6 +203,81 @@ struct three_nodes {
   int32_t controller() { return node(1).running ? node(1).metadata({}, true)->controller_id
                                                 : node(2).metadata({}, true)->controller_id; }
 };
+
+// A blocking loopback connection with bounded reads, for one Kafka request and its answer.
+struct wire_connection {
+  int fd = -1;
+
+  explicit wire_connection(uint16_t port) {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    BOOST_REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  }
+  ~wire_connection() { ::close(fd); }
+
+  bool read_exactly(char* out, size_t n) {
+    while (n > 0) {
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, 10'000) <= 0)
+        return false;
+      auto got = ::read(fd, out, n);
+      if (got <= 0)
+        return false;
+      out += got;
+      n -= static_cast<size_t>(got);
+    }
+    return true;
+  }
+
+  // Sends a request (header v1) and returns the response body after the correlation id.
+  std::vector<char> call(int16_t api_key, int16_t version, const std::vector<char>& body) {
+    std::vector<char> frame;
+    protocol::byte_writer w{frame};
+    w.write_i32(0); // size, patched below
+    w.write_i16(api_key);
+    w.write_i16(version);
+    w.write_i32(7);
+    w.write_string("cluster-test");
+    w.write_raw({body.data(), body.size()});
+    auto size = htonl(static_cast<uint32_t>(frame.size() - 4));
+    std::memcpy(frame.data(), &size, 4);
+    BOOST_REQUIRE(::write(fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()));
+    char header[4];
+    BOOST_REQUIRE(read_exactly(header, 4));
+    uint32_t n;
+    std::memcpy(&n, header, 4);
+    std::vector<char> response(ntohl(n));
+    BOOST_REQUIRE(read_exactly(response.data(), response.size()));
+    return std::vector<char>(response.begin() + 4, response.end());
+  }
+};
+
+// The error code of the only partition of a Produce v3 response.
+int16_t produce_error_v3(wire_connection& conn, const topic_partition& tp) {
+  auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+  std::vector<char> body;
+  protocol::byte_writer w{body};
+  w.write_i16(-1); // transactional_id null
+  w.write_i16(1);  // acks
+  w.write_i32(10'000);
+  w.write_i32(1);
+  w.write_string(tp.topic);
+  w.write_i32(1);
+  w.write_i32(tp.partition);
+  w.write_bytes({batch.data(), batch.size()});
+  auto response = conn.call(0, 3, body);
+  protocol::byte_reader r{{response.data(), response.size()}};
+  BOOST_REQUIRE(r.read_i32() == 1);
+  r.read_string();
+  BOOST_REQUIRE(r.read_i32() == 1);
+  BOOST_TEST(r.read_i32() == tp.partition);
+  auto error = r.read_i16();
+  BOOST_REQUIRE(r.ok());
+  return error;
+}
 
 } // namespace
 
@@ -299,6 +391,71 @@ BOOST_AUTO_TEST_CASE(replication_factor_above_the_live_brokers_is_refused) {
   auto again = c.node(2).create(topic_spec{"t", 3, 1, {}});
   BOOST_REQUIRE(!again);
   BOOST_TEST((to_kafka_error(again.error()) == kafka_error::topic_already_exists));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(cluster_node_more)
+
+BOOST_AUTO_TEST_CASE(a_closed_session_makes_partitions_unavailable_and_deletion_removes_folders) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto created = c.node(1).create(topic_spec{"gone", 3, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  std::vector<int32_t> ls;
+  BOOST_REQUIRE(eventually([&] {
+    ls = leaders(c.node(2), "gone");
+    return all_led(ls) && leaders(c.node(1), "gone") == ls;
+  }));
+  // Node 3 loses its session but keeps running: the others no longer count it.
+  c.node(3).n.coordinator->close();
+  BOOST_REQUIRE(eventually([&] {
+    auto md = c.node(1).metadata({"gone"});
+    if (!md || md->brokers.size() != 2)
+      return false;
+    for (size_t p = 0; p < ls.size(); ++p)
+      if ((ls[p] == 3) != (md->topics.at(0).partitions.at(p).error == leader_not_available))
+        return false;
+    return true;
+  }));
+  // Deleted through node 2: nodes 1 and 2 close their partitions and remove their folders.
+  caf::scoped_actor self{c.node(2).sys};
+  bool deleted = false;
+  self->request(c.node(2).n.actor, 10s, delete_topic_atom_v, std::string{"gone"})
+    .receive([&](std::string&) { deleted = true; }, [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  BOOST_REQUIRE(deleted);
+  BOOST_REQUIRE(eventually([&] {
+    return folders_of(c.dirs[0].path, "gone").empty() && folders_of(c.dirs[1].path, "gone").empty();
+  }));
+  auto md = c.node(1).metadata({"gone"});
+  BOOST_REQUIRE(md);
+  BOOST_TEST(md->topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition));
+}
+
+BOOST_AUTO_TEST_CASE(the_kafka_wire_answers_not_leader_or_follower_on_a_non_leader) {
+  three_nodes c{true};
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto created = c.node(1).create(topic_spec{"wire", 3, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  std::vector<int32_t> ls;
+  BOOST_REQUIRE(eventually([&] {
+    ls = leaders(c.node(1), "wire");
+    return all_led(ls) && leaders(c.node(2), "wire") == ls && leaders(c.node(3), "wire") == ls;
+  }));
+  // The brokers are registered with the ports their listeners bound.
+  auto md = c.node(1).metadata({}, true);
+  BOOST_REQUIRE(md);
+  for (auto& b : md->brokers)
+    BOOST_TEST(b.kafka_port == c.node(b.id).n.listeners.at(0).address.port);
+  topic_partition tp{"wire", 0};
+  auto leader = ls[0];
+  auto other = leader == 1 ? 2 : 1;
+  wire_connection to_leader{c.node(leader).n.listeners.at(0).address.port};
+  BOOST_TEST(produce_error_v3(to_leader, tp) == 0);
+  wire_connection to_other{c.node(other).n.listeners.at(0).address.port};
+  BOOST_TEST(produce_error_v3(to_other, tp) == protocol::wire_code(kafka_error::not_leader_or_follower));
+  BOOST_TEST(produce_error_v3(to_other, topic_partition{"nope", 0})
+             == protocol::wire_code(kafka_error::unknown_topic_or_partition));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
