@@ -2,9 +2,13 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 
 #include <caf/all.hpp>
+#include <caf/io/middleman.hpp>
 
 #include "actors/cluster_view_cache.hpp"
 #include "actors/errors.hpp"
@@ -57,6 +61,9 @@ using reload_atom = caf::atom_constant<caf::atom("cmreload")>;
 
 // After a failed load (connection loss, a node missing during registration).
 constexpr auto retry_delay = std::chrono::milliseconds(200);
+// Forwarding to the controller: one connection attempt, then the request itself.
+constexpr auto connect_timeout = std::chrono::seconds(5);
+constexpr auto forward_timeout = std::chrono::seconds(15);
 
 struct member_state {
   static inline const char* name = "cafka.cluster_member";
@@ -71,6 +78,8 @@ struct member_state {
   bool writing = false;
   /// The epoch this broker controls the cluster at; 0: not the controller.
   int32_t controller_epoch = 0;
+  /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
+  std::map<int32_t, node_actor> links;
 };
 
 using self_ptr = caf::stateful_actor<member_state>*;
@@ -173,26 +182,81 @@ caf::error topic_error(std::error_code ec, const topic_spec& spec, size_t live) 
   return caf::make_error(kafka_error::unknown_server_error, "coordinator: " + ec.message());
 }
 
-caf::result<topic_description> create_topic(self_ptr self, topic_spec spec) {
+// A forwarded request failed in transit (connection, timeout), not at the controller.
+bool lost_in_transit(const caf::error& err) { return err.category() != caf::atom("cafka"); }
+
+// Calls `use` with the node actor of broker `id` (a cached proxy, or one from a new
+// connection to the caf.port of its registration), or `fail` if none can be had.
+void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, std::function<void()> fail) {
   auto& st = self->state;
-  auto& cfg = st.ctx.config;
-  if (auto why = config::invalid_topic_name(spec.name))
-    return caf::make_error(kafka_error::invalid_topic_exception, *why);
-  if (spec.name == cluster::offsets_topic_name) // local to each node for now
-    return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
-  if (spec.partitions == -1)
-    spec.partitions = cfg.num_partitions;
-  if (spec.replication_factor == -1)
-    spec.replication_factor = static_cast<int16_t>(cfg.default_replication_factor);
-  auto applied = config::apply_topic_configs(config::to_log_config(cfg), spec.configs);
-  if (!applied)
-    return caf::make_error(kafka_error::invalid_config, applied.error().message);
+  if (auto it = st.links.find(id); it != st.links.end()) {
+    use(it->second);
+    return;
+  }
+  auto* reg = st.view.broker(id);
+  if (reg == nullptr || reg->caf_port == 0 || !self->system().has_middleman()) {
+    fail();
+    return;
+  }
+  auto mm = self->system().middleman().actor_handle();
+  self->request(mm, connect_timeout, caf::connect_atom_v, reg->host, reg->caf_port)
+    .then(
+      [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
+        if (!ptr || !self->system().assignable<node_actor>(ifs)) {
+          fail();
+          return;
+        }
+        auto node = caf::actor_cast<node_actor>(std::move(ptr));
+        self->monitor(node); // a lost connection drops the cached proxy
+        self->state.links[id] = node;
+        use(node);
+      },
+      [=](caf::error&) { fail(); });
+}
+
+// Sends a topic request to the controller's node actor; if it cannot be delivered there,
+// `direct` handles it on this broker instead.
+template <class Reply, class... Msg>
+void forward_to_controller(self_ptr self, int32_t controller, caf::typed_response_promise<Reply> rp,
+                           std::function<void()> direct, Msg... msg) {
+  with_link(
+    self, controller,
+    [=](node_actor node) {
+      self->request(node, forward_timeout, msg..., forwarded_atom_v)
+        .then([rp](Reply& r) mutable { rp.deliver(std::move(r)); },
+              [=](caf::error& err) mutable {
+                if (!lost_in_transit(err)) {
+                  rp.deliver(std::move(err));
+                  return;
+                }
+                self->state.links.erase(controller); // maybe a stale proxy: connect anew next time
+                log_line("broker %d: forwarding to controller %d failed (%s); writing it here",
+                         self->state.ctx.broker_id, controller, describe(err).c_str());
+                direct();
+              });
+    },
+    direct);
+}
+
+// The controller to forward to, if this broker is not it and can reach it.
+std::optional<int32_t> forward_target(self_ptr self, bool may_forward) {
+  auto& st = self->state;
+  auto& controller = st.view.controller();
+  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman())
+    return std::nullopt;
+  return controller->broker_id;
+}
+
+// place_new_topic over this broker's view and publish_new_topic; answers `rp`.
+void write_new_topic(self_ptr self, caf::typed_response_promise<topic_description> rp, const topic_spec& spec) {
+  auto& st = self->state;
   auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
   auto live = st.view.broker_ids().size();
   auto placed = cluster::place_new_topic(st.view, spec.name, spec.partitions, spec.replication_factor, epoch);
-  if (!placed)
-    return topic_error(placed.error(), spec, live);
-  auto rp = self->make_response_promise<topic_description>();
+  if (!placed) {
+    rp.deliver(topic_error(placed.error(), spec, live));
+    return;
+  }
   topic_description out{spec.name, spec.replication_factor, spec.configs, {}};
   for (int32_t p = 0; p < spec.partitions; ++p)
     out.partitions.push_back(partition_status{topic_partition{spec.name, p}, 0, 0, 0, 0, 0, 0});
@@ -210,15 +274,39 @@ caf::result<topic_description> create_topic(self_ptr self, topic_spec spec) {
                                  }
                                }});
                              });
+}
+
+caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool may_forward) {
+  auto& st = self->state;
+  auto& cfg = st.ctx.config;
+  if (auto why = config::invalid_topic_name(spec.name))
+    return caf::make_error(kafka_error::invalid_topic_exception, *why);
+  if (spec.name == cluster::offsets_topic_name) // local to each node for now
+    return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
+  if (spec.partitions == -1)
+    spec.partitions = cfg.num_partitions;
+  if (spec.replication_factor == -1)
+    spec.replication_factor = static_cast<int16_t>(cfg.default_replication_factor);
+  auto applied = config::apply_topic_configs(config::to_log_config(cfg), spec.configs);
+  if (!applied)
+    return caf::make_error(kafka_error::invalid_config, applied.error().message);
+  auto rp = self->make_response_promise<topic_description>();
+  auto direct = [self, rp, spec] { write_new_topic(self, rp, spec); };
+  if (auto controller = forward_target(self, may_forward))
+    forward_to_controller(self, *controller, rp, direct, create_topic_atom_v, spec);
+  else
+    direct();
   return rp;
 }
 
-caf::result<std::string> delete_topic(self_ptr self, const std::string& name) {
+// unpublish_topic of a topic this broker's view has; answers `rp`.
+void write_topic_deletion(self_ptr self, caf::typed_response_promise<std::string> rp, const std::string& name) {
   auto& st = self->state;
   auto* topic = st.view.topic(name);
-  if (topic == nullptr)
-    return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
-  auto rp = self->make_response_promise<std::string>();
+  if (topic == nullptr) {
+    rp.deliver(caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'"));
+    return;
+  }
   auto partitions = static_cast<int32_t>(topic->assignment.partitions.size());
   auto me = caf::actor_cast<caf::actor>(self);
   cluster::unpublish_topic(*st.ctx.coordinator, name, partitions, [me, rp, name](status s) mutable {
@@ -229,6 +317,15 @@ caf::result<std::string> delete_topic(self_ptr self, const std::string& name) {
         rp.deliver(caf::make_error(kafka_error::unknown_server_error, "coordinator: " + s.error().message()));
     }});
   });
+}
+
+caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bool may_forward) {
+  auto rp = self->make_response_promise<std::string>();
+  auto direct = [self, rp, name] { write_topic_deletion(self, rp, name); };
+  if (auto controller = forward_target(self, may_forward))
+    forward_to_controller(self, *controller, rp, direct, delete_topic_atom_v, name);
+  else
+    direct();
   return rp;
 }
 
@@ -251,6 +348,11 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
   self->state.ctx = std::move(ctx);
   auto me = caf::actor_cast<caf::actor>(self);
   // Watches fire on coordinator threads: they only send a message.
+  self->set_down_handler([=](caf::down_msg& dm) {
+    auto& links = self->state.links;
+    for (auto it = links.begin(); it != links.end();)
+      it = it->second.address() == dm.source ? links.erase(it) : std::next(it);
+  });
   self->state.loader = std::make_unique<cluster::cluster_loader>(
     [me](const cluster::watch_event&) { caf::anon_send(me, reload_atom::value); });
   load(self);
@@ -301,8 +403,12 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
       load(self);
     },
     [](run_here& r) { r.fn(); },
-    [=](create_topic_atom, topic_spec& spec) { return create_topic(self, std::move(spec)); },
-    [=](delete_topic_atom, const std::string& name) { return delete_topic(self, name); },
+    [=](create_topic_atom, topic_spec& spec, bool may_forward) {
+      return create_topic(self, std::move(spec), may_forward);
+    },
+    [=](delete_topic_atom, const std::string& name, bool may_forward) {
+      return delete_topic(self, name, may_forward);
+    },
   };
 }
 

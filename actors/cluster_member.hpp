@@ -13,19 +13,25 @@
 // - Controller: after each load, runs on_brokers_changed over the live brokers and writes
 //   the states (write_partition_states: conditional on the versions read, stamped with its
 //   controller epoch); a write that lost a race is followed by a reload.
-// - Topics: create and delete requests, from the node actor of *this* broker, are written
-//   directly by this broker (as Kafka's old AdminUtils did; no forwarding to the
-//   controller): place_new_topic over the live brokers of this broker's view and
-//   publish_new_topic (its create of /brokers/topics/<t> is the arbiter, so two brokers
-//   creating one topic cannot both win), or unpublish_topic. Every broker then learns of
-//   the change through its watches. The controller epoch stamped on a new topic's states
-//   is the one this broker's view shows.
+// - Topics: a create or delete request from this broker's node actor goes to the
+//   controller's node actor over CAF's middleman (connect_atom to the host and caf.port of
+//   its registration, 5 s; the request 15 s; the proxy is cached and dropped when its
+//   connection goes down or a request to it is lost), which hands it to its own member
+//   marked as forwarded. The member that writes it runs place_new_topic over the live
+//   brokers of its view and publish_new_topic (its create of /brokers/topics/<t> is the
+//   arbiter, so two brokers creating one topic cannot both win), or unpublish_topic; every
+//   broker then learns of the change through its watches. When the controller cannot be
+//   reached (no middleman in this actor system, no controller, a lost connection) the
+//   receiving broker writes it itself, as Kafka's old AdminUtils did — equally safe, since
+//   the znode create arbitrates. The controller epoch stamped on a new topic's states is the
+//   one the writer's view shows.
 //
 // Messages (dynamically typed; the internal ones never leave the process):
-//   (create_topic_atom, topic_spec) -> topic_description  errors: invalid_topic_exception,
-//        topic_already_exists, invalid_partitions, invalid_replication_factor,
-//        invalid_config, and unknown_server_error for coordinator failures
-//   (delete_topic_atom, std::string) -> std::string       errors: unknown_topic_or_partition
+//   (create_topic_atom, topic_spec, bool may_forward) -> topic_description  errors:
+//        invalid_topic_exception, topic_already_exists, invalid_partitions,
+//        invalid_replication_factor, invalid_config, unknown_server_error (coordinator)
+//   (delete_topic_atom, std::string, bool may_forward) -> std::string
+//        errors: unknown_topic_or_partition
 //
 // A session that ends (closed or expired) stops the member's loads; reopening a session is
 // left to whoever owns the node (see docs/cluster.md).

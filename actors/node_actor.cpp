@@ -405,9 +405,21 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       }
       return out;
     },
-    [=](create_topic_atom, topic_spec& spec) -> caf::result<topic_description> {
+    [=](create_topic_atom, topic_spec& spec, forwarded_atom) -> caf::result<topic_description> {
+      if (clustered(self)) // from another broker: write it here
+        return ask_member<topic_description>(self, create_topic_atom_v, std::move(spec), false);
+      return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+    },
+    [=](delete_topic_atom, std::string& name, forwarded_atom) -> caf::result<std::string> {
+      if (!self->state.ctx.storage->config.delete_topic_enable)
+        return caf::make_error(kafka_error::topic_deletion_disabled, "delete.topic.enable is false");
       if (clustered(self))
-        return ask_member<topic_description>(self, create_topic_atom_v, std::move(spec));
+        return ask_member<std::string>(self, delete_topic_atom_v, std::move(name), false);
+      return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+    },
+    [=](create_topic_atom, topic_spec& spec) -> caf::result<topic_description> {
+      if (clustered(self)) // the member forwards it to the controller
+        return ask_member<topic_description>(self, create_topic_atom_v, std::move(spec), true);
       auto created = create_topic(self, std::move(spec));
       if (!created)
         return created.error();
@@ -420,7 +432,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       if (!ns.config.delete_topic_enable)
         return caf::make_error(kafka_error::topic_deletion_disabled, "delete.topic.enable is false");
       if (clustered(self)) // every broker removes its partitions when the topic leaves its view
-        return ask_member<std::string>(self, delete_topic_atom_v, std::move(name));
+        return ask_member<std::string>(self, delete_topic_atom_v, std::move(name), true);
       if (ns.topics.count(name) == 0)
         return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
       auto rp = self->make_response_promise<std::string>();

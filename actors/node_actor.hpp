@@ -94,6 +94,10 @@ using node_actor = caf::typed_actor<
   caf::replies_to<create_topic_atom, topic_spec>::with<topic_description>,
   /// Deletes a topic and its data; replies with its name.
   caf::replies_to<delete_topic_atom, std::string>::with<std::string>,
+  /// The same, forwarded by another broker of the cluster to this one (its controller):
+  /// handled here, never forwarded again.
+  caf::replies_to<create_topic_atom, topic_spec, forwarded_atom>::with<topic_description>,
+  caf::replies_to<delete_topic_atom, std::string, forwarded_atom>::with<std::string>,
   /// Configuration and per-partition offsets of a topic.
   caf::replies_to<describe_atom, std::string>::with<topic_description>,
   caf::replies_to<list_topics_atom>::with<std::vector<std::string>>,

@@ -2,8 +2,10 @@
 // caf::actor_system as separate processes would be, sharing one embedded_store as their
 // coordinator: membership, the controller and its failover, topic placement over the live
 // brokers, leadership (partition folders opened only on their leader), NOT_LEADER_OR_FOLLOWER
-// from a non-leader, LEADER_NOT_AVAILABLE while a leader is gone, and a restarted broker
-// leading its partitions again with its data intact.
+// from a non-leader (native and Kafka wire), LEADER_NOT_AVAILABLE while a leader is gone, a
+// restarted broker leading its partitions again with its data intact, topic deletion, and
+// topic requests forwarded to the controller over CAF's middleman (the suites with
+// "network" load it; the others have none and so write topics where they arrive).
 //
 // Waits for the cluster to converge are bounded polls (a fixed number of short sleeps):
 // they fail when the state never arrives, and never assert on how long it took.
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include <caf/all.hpp>
+#include <caf/io/all.hpp>
 
 #include "actors/cluster_view_cache.hpp"
 #include "actors/errors.hpp"
@@ -49,12 +52,26 @@ std::string why(const caf::expected<T>& e) {
   return e ? std::string{} : describe(e.error());
 }
 
+// A port that was free a moment ago on 127.0.0.1.
+uint16_t free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  BOOST_REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  socklen_t len = sizeof addr;
+  BOOST_REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
 // One broker: its own actor system, log dir and coordinator session of the shared store.
 struct member_node {
   caf::actor_system_config cfg;
   caf::actor_system sys;
   node n;
   bool running = false;
+  uint16_t published = 0; ///< the node actor's caf.port, if published
 
   // network: load CAF's network layer, so that the node opens its Kafka listener.
   static caf::actor_system_config& prepare(caf::actor_system_config& c, bool network) {
@@ -75,7 +92,7 @@ struct member_node {
     sc.log_dirs = {log_dir};
     auto port = network ? uint16_t{0} : static_cast<uint16_t>(19090 + id);
     sc.listeners = {config::listener{"PLAINTEXT", "127.0.0.1", port}};
-    sc.caf_port = static_cast<uint16_t>(19190 + id);
+    sc.caf_port = network ? free_port() : static_cast<uint16_t>(19190 + id);
     sc.num_partitions = 3;
     node_options opts;
     opts.open_session = [store] { return std::make_shared<cluster::embedded_coordinator>(store); };
@@ -84,9 +101,16 @@ struct member_node {
     BOOST_REQUIRE_MESSAGE(started, error_text);
     n = std::move(*started);
     running = true;
+    if (network) { // as cafka-server does: the node actor at caf.port
+      auto port = sys.middleman().publish(n.actor, sc.caf_port, "127.0.0.1", true);
+      BOOST_REQUIRE_MESSAGE(port, (port ? std::string{} : sys.render(port.error())));
+      published = *port;
+    }
   }
 
   void stop() {
+    if (running && published != 0)
+      sys.middleman().unpublish(n.actor, published);
     if (running)
       BOOST_CHECK(stop_node(sys, n));
     running = false;
@@ -456,6 +480,38 @@ BOOST_AUTO_TEST_CASE(the_kafka_wire_answers_not_leader_or_follower_on_a_non_lead
   BOOST_TEST(produce_error_v3(to_other, tp) == protocol::wire_code(kafka_error::not_leader_or_follower));
   BOOST_TEST(produce_error_v3(to_other, topic_partition{"nope", 0})
              == protocol::wire_code(kafka_error::unknown_topic_or_partition));
+}
+
+BOOST_AUTO_TEST_CASE(topic_requests_are_forwarded_to_the_controller_over_the_middleman) {
+  three_nodes c{true};
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto controller = c.controller();
+  auto x = controller == 3 ? 2 : 3;
+  // x loses its coordinator session: it can no longer write topics itself, only forward.
+  c.node(x).n.coordinator->close();
+  BOOST_REQUIRE(eventually([&] {
+    auto md = c.node(controller).metadata({}, true);
+    return md && md->brokers.size() == 2;
+  }));
+  auto created = c.node(x).create(topic_spec{"fwd", 4, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  BOOST_REQUIRE(eventually([&] {
+    auto ls = leaders(c.node(controller), "fwd");
+    return all_led(ls) && ls.size() == 4u && std::count(ls.begin(), ls.end(), x) == 0;
+  }));
+  // The controller's own errors come back as they are.
+  auto again = c.node(x).create(topic_spec{"fwd", 4, 1, {}});
+  BOOST_REQUIRE(!again);
+  BOOST_TEST((to_kafka_error(again.error()) == kafka_error::topic_already_exists));
+  caf::scoped_actor self{c.node(x).sys};
+  bool deleted = false;
+  self->request(c.node(x).n.actor, 30s, delete_topic_atom_v, std::string{"fwd"})
+    .receive([&](std::string&) { deleted = true; }, [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  BOOST_REQUIRE(deleted);
+  BOOST_REQUIRE(eventually([&] {
+    auto md = c.node(controller).metadata({"fwd"});
+    return md && md->topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition);
+  }));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
