@@ -61,7 +61,7 @@ void serve(const kafka_services& s, wire::produce_request&& req, const kafka_rep
       out.index = part.index;
       auto route = routes->find(topic_partition{topic.name, part.index});
       if (route == routes->end()) {
-        out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
+        out.error_code = protocol::wire_code(s.routes->miss_error(topic_partition{topic.name, part.index}));
         continue;
       }
       if (!part.records || part.records->empty()) {
@@ -111,7 +111,7 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
       out.partition_index = part.partition_index;
       auto route = routes->find(topic_partition{topic.name, part.partition_index});
       if (route == routes->end()) {
-        out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
+        out.error_code = protocol::wire_code(s.routes->miss_error(topic_partition{topic.name, part.partition_index}));
         continue;
       }
       done->expect();

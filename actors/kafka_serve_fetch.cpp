@@ -344,7 +344,7 @@ void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply
       fetch_target target{t, p, tp, std::nullopt, fetch_request{part.fetch_offset, part.partition_max_bytes, 1, 0}};
       auto route = routes->find(tp);
       if (route == routes->end())
-        out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
+        out.error_code = protocol::wire_code(s.routes->miss_error(tp));
       else
         target.actor = route->second;
       poll->targets.push_back(std::move(target));

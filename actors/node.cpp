@@ -7,6 +7,7 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "actors/cluster_view_cache.hpp"
 #include "actors/group_registry.hpp"
 #include "actors/io_worker.hpp"
 #include "actors/kafka_listener.hpp"
@@ -124,6 +125,14 @@ void close_groups(caf::scoped_actor& self, group_registry& groups) {
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
                         std::string& error_text, std::function<int64_t()> now_ms) {
+  return start_node(sys, cfg, error_text, node_options{}, std::move(now_ms));
+}
+
+result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
+                        std::string& error_text, const node_options& options,
+                        std::function<int64_t()> now_ms) {
+  // A shared session (in-process clusters) or ZooKeeper: brokers form a cluster.
+  bool cluster_mode = static_cast<bool>(options.open_session) || !cfg.zookeeper_connect.empty();
   node n;
   auto ns = open_node_storage(cfg, now_ms(), error_text);
   if (!ns)
@@ -139,13 +148,23 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.routes = std::make_shared<routing_table>();
   // The session exists before the groups (they register members in it); the broker
   // registers in it below, once the listeners' ports are known.
-  auto coordinator = open_coordinator(cfg, error_text);
-  if (!coordinator) {
+  if (options.open_session) {
+    n.coordinator = options.open_session();
+  } else {
+    auto coordinator = open_coordinator(cfg, error_text);
+    if (!coordinator) {
+      n.offsets->close();
+      close_node_storage(*n.storage);
+      return coordinator.error();
+    }
+    n.coordinator = *coordinator;
+  }
+  if (!n.coordinator) {
+    error_text = "broker " + std::to_string(cfg.broker_id) + ": no coordinator session";
     n.offsets->close();
     close_node_storage(*n.storage);
-    return coordinator.error();
+    return std::make_error_code(std::errc::not_connected);
   }
-  n.coordinator = *coordinator;
   n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator);
   // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
   // is listed (state Empty) and described before anyone joins it again.
@@ -176,12 +195,15 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return registration.error();
   }
   n.io_worker = spawn_io_worker(sys);
+  if (cluster_mode)
+    n.views = std::make_shared<cluster_view_cache>();
   {
     std::lock_guard<std::mutex> guard{worker_slot->mutex};
     worker_slot->worker = n.io_worker;
   }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
-                                               registration->controller_id, n.groups});
+                                               registration->controller_id, n.groups,
+                                               n.views});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(

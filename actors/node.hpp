@@ -30,6 +30,7 @@ class coordinator;
 }
 struct node_storage;
 class routing_table;
+class cluster_view_cache;
 class group_registry;
 class offset_log_store;
 
@@ -45,6 +46,9 @@ struct node_context {
   int32_t controller_id = -1;
   /// The consumer groups this node coordinates.
   std::shared_ptr<group_registry> groups;
+  /// Cluster mode only (null on a single node): the view the node actor's cluster member
+  /// (actors/cluster_member.hpp) loads; topics and leadership then come from it.
+  std::shared_ptr<cluster_view_cache> views;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);
@@ -64,6 +68,8 @@ struct node {
   offsets_expirer_actor offsets_expirer;
   /// The Kafka listeners, with the ports they actually bound.
   std::vector<kafka_listener> listeners;
+  /// Cluster mode only: the latest cluster view this broker loaded.
+  std::shared_ptr<cluster_view_cache> views;
 };
 
 /// Milliseconds since the epoch from the system clock.
@@ -78,7 +84,23 @@ int64_t wall_clock_ms();
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
                         std::string& error_text, std::function<int64_t()> now_ms = wall_clock_ms);
 
-/// Shuts the node down in order and closes its storage. Blocks the calling thread
+/// How a node joins a cluster.
+struct node_options {
+  /// Opens this broker's session with the cluster's coordinator, e.g. a session of an
+  /// embedded_store shared by several nodes of one process (as the in-process simulation
+  /// does). Empty: the node runs alone on a private embedded coordinator, as start_node
+  /// above. Set: cluster mode — topics, placement and leadership come from the coordinator
+  /// (see docs/cluster.md); the topic registry file is not used, and partitions are opened
+  /// as this broker comes to lead them.
+  std::function<std::shared_ptr<cluster::coordinator>()> open_session;
+};
+
+result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
+                        std::string& error_text, const node_options& options,
+                        std::function<int64_t()> now_ms = wall_clock_ms);
+
+/// Shuts the node down in order and closes its storage (in cluster mode also its
+/// coordinator session, so that the others see it leave). Blocks the calling thread
 /// (which must not be a scheduler thread).
 status stop_node(caf::actor_system& sys, node& n);
 

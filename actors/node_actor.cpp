@@ -2,9 +2,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <set>
 
 #include <caf/all.hpp>
 
+#include "actors/cluster_member.hpp"
+#include "actors/cluster_view_cache.hpp"
 #include "actors/errors.hpp"
 #include "actors/group_registry.hpp"
 #include "actors/io_worker.hpp"
@@ -12,6 +15,8 @@
 #include "actors/node.hpp"
 #include "actors/node_storage.hpp"
 #include "actors/routing_table.hpp"
+#include "actors/view_metadata.hpp"
+#include "cluster/znode_paths.hpp"
 #include "cluster/node_registration.hpp"
 #include "cluster/offset_records.hpp"
 #include "config/topic_config.hpp"
@@ -29,12 +34,25 @@ struct node_state {
   static inline const char* name = "cafka.node";
   node_context ctx;
   std::map<topic_partition, partition_actor> partitions;
+  // -- cluster mode (ctx.views set) --
+  caf::actor member; ///< actors/cluster_member.hpp
+  /// The view the partition actors follow (the last one applied).
+  std::shared_ptr<const cluster::loaded_view> applied = std::make_shared<const cluster::loaded_view>();
+  std::set<topic_partition> opening; ///< logs being opened on the I/O worker
+  std::set<topic_partition> closing; ///< partition actors asked to close
+  bool stopping = false;
 };
 
 using self_ptr = node_actor::stateful_pointer<node_state>;
 
+bool clustered(self_ptr self) { return self->state.ctx.views != nullptr; }
+
 void publish_routes(self_ptr self) {
-  self->state.ctx.routes->publish(self->state.partitions);
+  auto& st = self->state;
+  if (clustered(self))
+    st.ctx.routes->publish(st.partitions, partitions_elsewhere(st.applied->view, st.partitions));
+  else
+    st.ctx.routes->publish(st.partitions);
 }
 
 std::vector<partition_actor> partitions_of(self_ptr self, const std::string& topic) {
@@ -160,6 +178,165 @@ topic_metadata describe_for_metadata(self_ptr self, const std::string& name) {
   return t;
 }
 
+// -- cluster mode: partition actors follow the view's leaders --
+
+int32_t my_id(self_ptr self) { return self->state.ctx.storage->config.broker_id; }
+
+// The leader the applied view records for `tp` (no_broker if unknown).
+int32_t recorded_leader(self_ptr self, const topic_partition& tp) {
+  auto* topic = self->state.applied->view.topic(tp.topic);
+  if (topic == nullptr || tp.partition < 0 || tp.partition >= static_cast<int32_t>(topic->partitions.size()))
+    return cluster::no_broker;
+  return topic->partitions[static_cast<size_t>(tp.partition)].state.leader;
+}
+
+// The topic was deleted (not merely skipped as malformed by the loader): its data can go.
+bool topic_deleted(self_ptr self, const std::string& topic) {
+  auto& loaded = *self->state.applied;
+  if (loaded.view.topic(topic) != nullptr)
+    return false;
+  auto prefix = cluster::topic_path(topic);
+  for (auto& path : loaded.malformed)
+    if (path.compare(0, prefix.size(), prefix) == 0)
+      return false;
+  return true;
+}
+
+// Closes and removes the log of a deleted topic's partition (on the I/O worker).
+void drop_log(self_ptr self, const topic_partition& tp) {
+  auto& ns = *self->state.ctx.storage;
+  auto it = ns.partitions.find(tp);
+  if (it == ns.partitions.end())
+    return;
+  auto log = it->second.log;
+  auto folder = ns.dirs[it->second.dir]->partition_path(tp);
+  ns.partitions.erase(it);
+  log_line("broker %d: removing %s-%d (topic deleted)", my_id(self), tp.topic.c_str(), tp.partition);
+  caf::anon_send(self->state.ctx.io_worker, io_job{[log, folder] {
+                   log->close();
+                   std::error_code ec;
+                   std::filesystem::remove_all(folder, ec);
+                   return ec;
+                 }});
+}
+
+void settle(self_ptr self, const topic_partition& tp);
+
+// Opens (creating the folder if missing, recovering otherwise) a partition's log on the I/O
+// worker, then settles it again.
+void open_log_async(self_ptr self, const topic_partition& tp) {
+  auto& st = self->state;
+  auto& ns = *st.ctx.storage;
+  auto* topic = st.applied->view.topic(tp.topic);
+  if (topic == nullptr)
+    return;
+  auto rf = static_cast<int16_t>(topic->assignment.partitions.empty() ? 1 : topic->assignment.partitions[0].size());
+  ns.topics[tp.topic] = storage::topic_entry{static_cast<int32_t>(topic->assignment.partitions.size()), rf,
+                                             topic->config.entries}; // for log_config_for
+  auto dir = ns.dir_for(tp);
+  auto* folder = ns.dirs[dir].get();
+  auto cfg = ns.log_config_for(tp.topic);
+  auto now = st.ctx.now_ms();
+  auto opened = std::make_shared<std::shared_ptr<storage::partition_log>>();
+  st.opening.insert(tp);
+  self->request(st.ctx.io_worker, caf::infinite, io_job{[folder, tp, cfg, now, opened] {
+                  auto log = folder->open_log(tp, cfg, now);
+                  if (!log)
+                    return log.error();
+                  *opened = std::shared_ptr<storage::partition_log>(std::move(*log));
+                  return std::error_code{};
+                }})
+    .then(
+      [=] {
+        self->state.opening.erase(tp);
+        self->state.ctx.storage->partitions[tp] = node_storage::open_partition{*opened, dir};
+        settle(self, tp);
+      },
+      [=](caf::error& err) {
+        self->state.opening.erase(tp);
+        log_line("broker %d: opening %s-%d failed: %s", my_id(self), tp.topic.c_str(), tp.partition,
+                 describe(err).c_str());
+      });
+}
+
+// Brings one partition in line with the applied view: a partition actor if this broker is its
+// recorded leader, none otherwise; a deleted topic's log is removed once its actor is gone.
+void settle(self_ptr self, const topic_partition& tp) {
+  auto& st = self->state;
+  if (st.stopping || st.opening.count(tp) > 0 || st.closing.count(tp) > 0)
+    return;
+  auto& ns = *st.ctx.storage;
+  bool lead = recorded_leader(self, tp) == my_id(self);
+  auto actor = st.partitions.find(tp);
+  if (lead && actor == st.partitions.end()) {
+    auto log = ns.partitions.find(tp);
+    if (log == ns.partitions.end()) {
+      open_log_async(self, tp);
+      return;
+    }
+    st.partitions[tp] = spawn_partition(self->system(), log->second.log,
+                                        partition_context{tp, st.ctx.io_worker, st.ctx.now_ms});
+    log_line("broker %d: leading %s-%d", my_id(self), tp.topic.c_str(), tp.partition);
+    publish_routes(self);
+  } else if (!lead && actor != st.partitions.end()) {
+    auto handle = actor->second;
+    st.partitions.erase(actor);
+    st.closing.insert(tp);
+    publish_routes(self);
+    log_line("broker %d: no longer leading %s-%d", my_id(self), tp.topic.c_str(), tp.partition);
+    auto again = [=] {
+      self->state.closing.erase(tp);
+      settle(self, tp);
+    };
+    self->request(handle, partition_request_timeout, caf::close_atom_v)
+      .then([again](int64_t) { again(); }, [again](caf::error&) { again(); });
+  } else if (!lead && actor == st.partitions.end() && topic_deleted(self, tp.topic)) {
+    drop_log(self, tp);
+  }
+}
+
+// The cluster member published a new view: open and close partition actors to match it.
+void apply_view(self_ptr self) {
+  auto& st = self->state;
+  if (st.stopping)
+    return;
+  auto next = st.ctx.views->snapshot();
+  auto changes = cluster::leadership_changes(st.applied->view, next->view, my_id(self));
+  st.applied = next;
+  std::set<topic_partition> touched;
+  for (auto& c : changes.start)
+    touched.insert(topic_partition{c.topic, c.partition});
+  for (auto& c : changes.stop)
+    touched.insert(topic_partition{c.topic, c.partition});
+  for (auto& [tp, _] : st.ctx.storage->partitions)
+    if (topic_deleted(self, tp.topic))
+      touched.insert(tp);
+  for (auto& tp : touched)
+    settle(self, tp);
+  publish_routes(self); // the partitions led elsewhere changed too
+}
+
+caf::error miss(self_ptr self, const topic_partition& tp) {
+  auto code = self->state.ctx.routes->miss_error(tp);
+  auto name = tp.topic + "-" + std::to_string(tp.partition);
+  if (code != kafka_error::not_leader_or_follower)
+    return caf::make_error(code, "no partition " + name + " here");
+  auto leader = clustered(self) ? recorded_leader(self, tp) : cluster::no_broker;
+  return caf::make_error(code, "broker " + std::to_string(my_id(self)) + " does not lead " + name
+                                 + (leader == cluster::no_broker ? " (no leader now)"
+                                                                 : "; broker " + std::to_string(leader) + " does"));
+}
+
+// Relays a request to the node's cluster member (cluster mode).
+template <class Reply, class... Ts>
+caf::result<Reply> ask_member(self_ptr self, Ts&&... xs) {
+  auto rp = self->make_response_promise<Reply>();
+  self->request(self->state.member, partition_request_timeout, std::forward<Ts>(xs)...)
+    .then([rp](Reply& r) mutable { rp.deliver(std::move(r)); },
+          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+  return rp;
+}
+
 broker_info this_broker(const config::server_config& cfg) {
   auto& l = cfg.listeners.front();
   return broker_info{cfg.broker_id, l.host, l.port, cfg.caf_port};
@@ -168,17 +345,44 @@ broker_info this_broker(const config::server_config& cfg) {
 node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
   self->state.ctx = std::move(ctx);
   auto& ns = *self->state.ctx.storage;
+  // In cluster mode partitions are served only once the view names this broker their leader.
   for (auto& [tp, p] : ns.partitions)
-    self->state.partitions[tp] = spawn_partition(
+    if (!clustered(self))
+      self->state.partitions[tp] = spawn_partition(
       self->system(), p.log, partition_context{tp, self->state.ctx.io_worker, self->state.ctx.now_ms});
   publish_routes(self);
-  // The embedded coordinator starts empty with every process: tell it the known topics.
-  for (auto& [name, entry] : ns.topics)
-    publish_to_coordinator(self, topic_spec{name, entry.partitions, entry.replication_factor, entry.configs});
+  if (clustered(self)) {
+    auto& ctx = self->state.ctx;
+    self->state.member = spawn_cluster_member(
+      self->system(), cluster_member_context{ns.config.broker_id, ctx.coordinator, ctx.views,
+                                             caf::actor_cast<node_actor>(self), ns.config});
+  } else {
+    // The embedded coordinator starts empty with every process: tell it the known topics.
+    for (auto& [name, entry] : ns.topics)
+      publish_to_coordinator(self, topic_spec{name, entry.partitions, entry.replication_factor, entry.configs});
+  }
   self->delayed_send(self, checkpoint_interval, caf::tick_atom_v);
   return {
     [=](metadata_atom, metadata_request& req) -> cluster_metadata {
       auto& ns = *self->state.ctx.storage;
+      if (clustered(self)) {
+        auto out = metadata_from_view(self->state.applied->view, ns.config.broker_id, self->state.partitions,
+                                      std::move(req.topics), req.all_topics);
+        auto unknown = protocol::wire_code(kafka_error::unknown_topic_or_partition);
+        for (auto& t : out.topics) {
+          if (t.error != unknown || !req.allow_auto_create || !ns.config.auto_create_topics_enable)
+            continue;
+          // As Kafka: the topic is being created; clients retry on LEADER_NOT_AVAILABLE.
+          auto name = t.name;
+          self->request(self->state.member, partition_request_timeout, create_topic_atom_v, topic_spec{name, -1, -1, {}})
+            .then([](topic_description&) {},
+                  [name](caf::error& err) {
+                    log_line("auto-creating topic %s: %s", name.c_str(), describe(err).c_str());
+                  });
+          t.error = protocol::wire_code(kafka_error::leader_not_available);
+        }
+        return out;
+      }
       cluster_metadata out{self->state.ctx.controller_id, {this_broker(ns.config)}, {}};
       if (req.all_topics) {
         req.topics.clear();
@@ -201,7 +405,21 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       }
       return out;
     },
+    [=](create_topic_atom, topic_spec& spec, forwarded_atom) -> caf::result<topic_description> {
+      if (clustered(self)) // from another broker: write it here
+        return ask_member<topic_description>(self, create_topic_atom_v, std::move(spec), false);
+      return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+    },
+    [=](delete_topic_atom, std::string& name, forwarded_atom) -> caf::result<std::string> {
+      if (!self->state.ctx.storage->config.delete_topic_enable)
+        return caf::make_error(kafka_error::topic_deletion_disabled, "delete.topic.enable is false");
+      if (clustered(self))
+        return ask_member<std::string>(self, delete_topic_atom_v, std::move(name), false);
+      return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+    },
     [=](create_topic_atom, topic_spec& spec) -> caf::result<topic_description> {
+      if (clustered(self)) // the member forwards it to the controller
+        return ask_member<topic_description>(self, create_topic_atom_v, std::move(spec), true);
       auto created = create_topic(self, std::move(spec));
       if (!created)
         return created.error();
@@ -213,6 +431,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       auto& ns = *self->state.ctx.storage;
       if (!ns.config.delete_topic_enable)
         return caf::make_error(kafka_error::topic_deletion_disabled, "delete.topic.enable is false");
+      if (clustered(self)) // every broker removes its partitions when the topic leaves its view
+        return ask_member<std::string>(self, delete_topic_atom_v, std::move(name), true);
       if (ns.topics.count(name) == 0)
         return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
       auto rp = self->make_response_promise<std::string>();
@@ -255,11 +475,22 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     },
     [=](describe_atom, std::string& name) -> caf::result<topic_description> {
       auto& ns = *self->state.ctx.storage;
-      auto it = ns.topics.find(name);
-      if (it == ns.topics.end())
-        return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
+      topic_description base{name, 1, {}, {}};
+      if (clustered(self)) { // the partitions this broker leads; the rest from their leaders
+        auto* topic = self->state.applied->view.topic(name);
+        if (topic == nullptr)
+          return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
+        auto& replicas = topic->assignment.partitions;
+        base.replication_factor = static_cast<int16_t>(replicas.empty() ? 1 : replicas[0].size());
+        base.configs = topic->config.entries;
+      } else {
+        auto it = ns.topics.find(name);
+        if (it == ns.topics.end())
+          return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
+        base.replication_factor = it->second.replication_factor;
+        base.configs = it->second.configs;
+      }
       auto rp = self->make_response_promise<topic_description>();
-      topic_description base{name, it->second.replication_factor, it->second.configs, {}};
       gather<partition_status>(self, partitions_of(self, name), [=](std::vector<caf::expected<partition_status>>& replies) mutable {
         for (auto& r : replies) {
           if (!r) {
@@ -273,6 +504,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       return rp;
     },
     [=](list_topics_atom) {
+      if (clustered(self))
+        return self->state.applied->view.topic_names();
       std::vector<std::string> names;
       for (auto& [name, _] : self->state.ctx.storage->topics)
         names.push_back(name);
@@ -295,6 +528,9 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       if (self->current_sender() && self->current_sender()->node() != self->node())
         return caf::make_error(kafka_error::invalid_request, "shutdown is only accepted from the node's own process");
       auto rp = self->make_response_promise<bool>();
+      self->state.stopping = true;
+      if (self->state.member)
+        self->send_exit(self->state.member, caf::exit_reason::user_shutdown);
       std::vector<partition_actor> targets;
       for (auto& [_, actor] : self->state.partitions)
         targets.push_back(actor);
@@ -329,6 +565,28 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         }
       }, caf::get_atom_v);
       self->delayed_send(self, checkpoint_interval, caf::tick_atom_v);
+    },
+    [=](produce_atom, const topic_partition& tp, produce_request& req) -> caf::result<produce_result> {
+      auto it = self->state.partitions.find(tp);
+      if (it == self->state.partitions.end())
+        return miss(self, tp);
+      return self->delegate(it->second, produce_atom_v, std::move(req));
+    },
+    [=](fetch_atom, const topic_partition& tp, fetch_request& req) -> caf::result<fetch_result> {
+      auto it = self->state.partitions.find(tp);
+      if (it == self->state.partitions.end())
+        return miss(self, tp);
+      return self->delegate(it->second, fetch_atom_v, std::move(req));
+    },
+    [=](list_offsets_atom, const topic_partition& tp, int64_t timestamp) -> caf::result<offset_answer> {
+      auto it = self->state.partitions.find(tp);
+      if (it == self->state.partitions.end())
+        return miss(self, tp);
+      return self->delegate(it->second, list_offsets_atom_v, timestamp);
+    },
+    [=](caf::update_atom) {
+      if (clustered(self))
+        apply_view(self);
     },
   };
 }

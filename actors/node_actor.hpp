@@ -3,6 +3,12 @@
 // orderly shutdown. Published on CAF's middleman at caf.port, it is what cafka's C++
 // client talks to first; metadata hands out the partition actors themselves, so that
 // produce and fetch go straight to them and never through this actor.
+//
+// In cluster mode (node_context::views set; see docs/cluster.md) topics, placement and
+// leaders come from the cluster view its cluster member (actors/cluster_member.hpp)
+// loads: the node serves exactly the partitions the view records it as leader of, answers
+// metadata from the view (every live broker, every partition's leader), and hands topic
+// creation and deletion to the member.
 
 #include <cstdint>
 #include <string>
@@ -88,6 +94,10 @@ using node_actor = caf::typed_actor<
   caf::replies_to<create_topic_atom, topic_spec>::with<topic_description>,
   /// Deletes a topic and its data; replies with its name.
   caf::replies_to<delete_topic_atom, std::string>::with<std::string>,
+  /// The same, forwarded by another broker of the cluster to this one (its controller):
+  /// handled here, never forwarded again.
+  caf::replies_to<create_topic_atom, topic_spec, forwarded_atom>::with<topic_description>,
+  caf::replies_to<delete_topic_atom, std::string, forwarded_atom>::with<std::string>,
   /// Configuration and per-partition offsets of a topic.
   caf::replies_to<describe_atom, std::string>::with<topic_description>,
   caf::replies_to<list_topics_atom>::with<std::vector<std::string>>,
@@ -101,6 +111,16 @@ using node_actor = caf::typed_actor<
   /// the caller's to close (see actors/node.hpp).
   caf::replies_to<shutdown_atom>::with<bool>,
   /// Internal timer: write the recovery-point checkpoint.
-  caf::reacts_to<caf::tick_atom>>;
+  caf::reacts_to<caf::tick_atom>,
+  /// Produce, fetch and list offsets through the node, for callers that hold no partition
+  /// actor: served by the partition's actor here, else not_leader_or_follower (the cluster
+  /// has the partition on another broker) or unknown_topic_or_partition — the native
+  /// equivalent of the wire's error codes.
+  caf::replies_to<produce_atom, topic_partition, produce_request>::with<produce_result>,
+  caf::replies_to<fetch_atom, topic_partition, fetch_request>::with<fetch_result>,
+  caf::replies_to<list_offsets_atom, topic_partition, int64_t>::with<offset_answer>,
+  /// Cluster mode, from this node's cluster member: the cluster view changed; open or close
+  /// partition actors to match it.
+  caf::reacts_to<caf::update_atom>>;
 
 } // namespace cafka

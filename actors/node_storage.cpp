@@ -20,7 +20,7 @@ storage::log_config node_storage::log_config_for(const std::string& topic) const
   return applied ? *applied : base;
 }
 
-status node_storage::open_partition_log(const storage::topic_partition& tp, int64_t now_ms) {
+size_t node_storage::dir_for(const storage::topic_partition& tp) const {
   std::vector<size_t> load(dirs.size(), 0);
   for (auto& [_, p] : partitions)
     ++load[p.dir];
@@ -32,6 +32,11 @@ status node_storage::open_partition_log(const storage::topic_partition& tp, int6
   for (size_t i = 0; i < found_at_start.size(); ++i)
     if (std::binary_search(found_at_start[i].begin(), found_at_start[i].end(), tp))
       dir = i;
+  return dir;
+}
+
+status node_storage::open_partition_log(const storage::topic_partition& tp, int64_t now_ms) {
+  auto dir = dir_for(tp);
   auto log = dirs[dir]->open_log(tp, log_config_for(tp.topic), now_ms);
   if (!log)
     return log.error();

@@ -38,7 +38,10 @@ struct node_storage {
   std::string registry_path() const;
   /// The broker defaults with a topic's overrides (already validated at creation).
   storage::log_config log_config_for(const std::string& topic) const;
-  /// Opens (creating) a partition's log in the log dir holding the fewest partitions.
+  /// The log dir a partition's log belongs in: the one it was found in at start, else the
+  /// one holding the fewest partitions.
+  size_t dir_for(const storage::topic_partition& tp) const;
+  /// Opens (creating) a partition's log in dir_for(tp).
   status open_partition_log(const storage::topic_partition& tp, int64_t now_ms);
   /// The recovery points of the open logs (internal ones included), per log dir.
   std::vector<storage::offset_checkpoint> recovery_points() const;

@@ -5,13 +5,19 @@
 //
 // Copy on write: readers take an immutable snapshot; the broker actor, the only writer,
 // publishes a new map on topic creation and deletion.
+//
+// In a cluster the table also knows the partitions that exist but are led by another
+// broker (or by nobody right now), so that a request for one is answered
+// NOT_LEADER_OR_FOLLOWER rather than UNKNOWN_TOPIC_OR_PARTITION (miss_error).
 
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "actors/partition_actor.hpp"
+#include "protocol/kafka_error.hpp"
 
 namespace cafka {
 
@@ -32,16 +38,32 @@ public:
     return it->second;
   }
 
-  /// Publishes `routes` as the new table.
-  void publish(map_type routes) {
+  /// Publishes `routes` as the new table; `elsewhere`: partitions that exist in the
+  /// cluster but are not served here (a single node has none).
+  void publish(map_type routes, std::set<topic_partition> elsewhere = {}) {
     auto next = std::make_shared<const map_type>(std::move(routes));
+    auto others = std::make_shared<const std::set<topic_partition>>(std::move(elsewhere));
     std::lock_guard<std::mutex> guard{mutex_};
     current_ = std::move(next);
+    elsewhere_ = std::move(others);
+  }
+
+  /// The error for a partition that has no route here: not_leader_or_follower if the
+  /// cluster has it elsewhere, else unknown_topic_or_partition.
+  protocol::kafka_error miss_error(const topic_partition& tp) const {
+    std::shared_ptr<const std::set<topic_partition>> others;
+    {
+      std::lock_guard<std::mutex> guard{mutex_};
+      others = elsewhere_;
+    }
+    return others->count(tp) > 0 ? protocol::kafka_error::not_leader_or_follower
+                                 : protocol::kafka_error::unknown_topic_or_partition;
   }
 
 private:
   mutable std::mutex mutex_;
   std::shared_ptr<const map_type> current_ = std::make_shared<const map_type>();
+  std::shared_ptr<const std::set<topic_partition>> elsewhere_ = std::make_shared<const std::set<topic_partition>>();
 };
 
 } // namespace cafka

@@ -112,6 +112,10 @@ void register_broker(coordinator& c, const broker_registration& me, registration
   });
 }
 
+void elect_controller(coordinator& c, int32_t my_id, registration_callback done) {
+  elect(c, my_id, std::move(done));
+}
+
 void publish_topic(coordinator& c, const std::string& topic, const topic_assignment& assignment,
                    const partition_state& state, const topic_config& config, status_callback done) {
   // Calls of one session complete in order, so only the last one needs to report.

@@ -29,6 +29,11 @@ struct registration_result {
 void register_broker(coordinator& c, const broker_registration& me,
                      std::function<void(result<registration_result>)> done);
 
+/// One election round alone (what register_broker runs after registering): campaign if
+/// /controller is absent, else report whoever holds it. A broker runs it again whenever
+/// /controller disappears.
+void elect_controller(coordinator& c, int32_t my_id, std::function<void(result<registration_result>)> done);
+
 void publish_topic(coordinator& c, const std::string& topic, const topic_assignment& assignment,
                    const partition_state& state, const topic_config& config, status_callback done);
 

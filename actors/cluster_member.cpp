@@ -1,0 +1,421 @@
+#include "actors/cluster_member.hpp"
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <caf/all.hpp>
+#include <caf/io/middleman.hpp>
+
+#include "actors/cluster_view_cache.hpp"
+#include "actors/errors.hpp"
+#include "actors/log_line.hpp"
+#include "cluster/cluster_loader.hpp"
+#include "cluster/cluster_writes.hpp"
+#include "cluster/controller_decisions.hpp"
+#include "cluster/coordinator.hpp"
+#include "cluster/errc.hpp"
+#include "cluster/node_registration.hpp"
+#include "cluster/offset_records.hpp"
+#include "cluster/znode_paths.hpp"
+#include "config/to_log_config.hpp"
+#include "config/topic_config.hpp"
+
+namespace cafka {
+namespace {
+
+// Results of coordinator calls, sent by their callbacks to the member (local only).
+struct view_loaded {
+  result<cluster::loaded_view> view;
+};
+struct election_done {
+  result<cluster::registration_result> outcome;
+};
+struct ownership_checked { // /controller as read after a view named this broker
+  result<cluster::node_data> node;
+};
+struct states_written {
+  status st;
+};
+// Work to finish on the actor's own thread (delivering a response promise).
+struct run_here {
+  std::function<void()> fn;
+};
+
+} // namespace
+} // namespace cafka
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::view_loaded)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::election_done)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::ownership_checked)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::states_written)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::run_here)
+
+namespace cafka {
+namespace {
+
+using reload_atom = caf::atom_constant<caf::atom("cmreload")>;
+
+// After a failed load (connection loss, a node missing during registration).
+constexpr auto retry_delay = std::chrono::milliseconds(200);
+// Forwarding to the controller: one connection attempt, then the request itself.
+constexpr auto connect_timeout = std::chrono::seconds(5);
+constexpr auto forward_timeout = std::chrono::seconds(15);
+
+struct member_state {
+  static inline const char* name = "cafka.cluster_member";
+  cluster_member_context ctx;
+  std::unique_ptr<cluster::cluster_loader> loader;
+  cluster::cluster_view view;
+  bool loading = false;
+  bool reload_wanted = false; ///< a watch fired while a load was running
+  bool session_over = false;  ///< closed or expired: nothing more to do
+  bool electing = false;
+  bool checking_ownership = false;
+  bool writing = false;
+  /// The epoch this broker controls the cluster at; 0: not the controller.
+  int32_t controller_epoch = 0;
+  /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
+  std::map<int32_t, node_actor> links;
+};
+
+using self_ptr = caf::stateful_actor<member_state>*;
+
+void load(self_ptr self) {
+  auto& st = self->state;
+  if (st.session_over)
+    return;
+  if (st.loading) {
+    st.reload_wanted = true;
+    return;
+  }
+  st.loading = true;
+  auto me = caf::actor_cast<caf::actor>(self);
+  st.loader->load(*st.ctx.coordinator, [me](result<cluster::loaded_view> r) {
+    caf::anon_send(me, view_loaded{std::move(r)});
+  });
+}
+
+void elect(self_ptr self) {
+  auto& st = self->state;
+  if (st.electing || st.session_over)
+    return;
+  st.electing = true;
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::elect_controller(*st.ctx.coordinator, st.ctx.broker_id, [me](result<cluster::registration_result> r) {
+    caf::anon_send(me, election_done{std::move(r)});
+  });
+}
+
+// The view names this broker as controller: it is, if /controller belongs to this session.
+void check_ownership(self_ptr self) {
+  auto& st = self->state;
+  if (st.checking_ownership)
+    return;
+  st.checking_ownership = true;
+  auto me = caf::actor_cast<caf::actor>(self);
+  st.ctx.coordinator->get(cluster::controller_path(), {}, [me](result<cluster::node_data> r) {
+    caf::anon_send(me, ownership_checked{std::move(r)});
+  });
+}
+
+// As controller: leaders for partitions whose leader is gone (or back), written
+// conditionally on the versions of this view.
+void act_as_controller(self_ptr self) {
+  auto& st = self->state;
+  if (st.controller_epoch == 0 || st.writing)
+    return;
+  auto writes = cluster::on_brokers_changed(st.view, st.view.broker_ids(), st.controller_epoch);
+  if (writes.empty())
+    return;
+  st.writing = true;
+  log_line("controller %d (epoch %d): writing %zu partition state(s)", st.ctx.broker_id, st.controller_epoch,
+           writes.size());
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::write_partition_states(*st.ctx.coordinator, writes,
+                                  [me](status s) { caf::anon_send(me, states_written{s}); });
+}
+
+void on_view(self_ptr self, cluster::loaded_view&& loaded) {
+  auto& st = self->state;
+  for (auto& path : loaded.malformed)
+    log_line("coordinator: skipped malformed znode %s", path.c_str());
+  st.view = loaded.view;
+  st.ctx.views->publish(std::move(loaded));
+  caf::anon_send(st.ctx.node, caf::update_atom_v);
+  auto& controller = st.view.controller();
+  if (!controller) {
+    st.controller_epoch = 0;
+    elect(self);
+    return;
+  }
+  if (controller->broker_id != st.ctx.broker_id) {
+    if (st.controller_epoch != 0)
+      log_line("broker %d: no longer the controller (broker %d is, epoch %d)", st.ctx.broker_id, controller->broker_id,
+               controller->epoch);
+    st.controller_epoch = 0;
+    return;
+  }
+  if (st.controller_epoch != controller->epoch) {
+    st.controller_epoch = 0;
+    check_ownership(self);
+    return;
+  }
+  act_as_controller(self);
+}
+
+caf::error topic_error(std::error_code ec, const topic_spec& spec, size_t live) {
+  using cluster::errc;
+  if (ec == errc::node_exists)
+    return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
+  if (ec == errc::invalid_partitions)
+    return caf::make_error(kafka_error::invalid_partitions, "partitions must be at least 1");
+  if (ec == errc::invalid_replication_factor)
+    return caf::make_error(kafka_error::invalid_replication_factor,
+                           "replication factor " + std::to_string(spec.replication_factor)
+                             + (spec.replication_factor < 1 ? " is below 1"
+                                                            : " is larger than the " + std::to_string(live)
+                                                                + " live broker(s)"));
+  return caf::make_error(kafka_error::unknown_server_error, "coordinator: " + ec.message());
+}
+
+// A forwarded request failed in transit (connection, timeout), not at the controller.
+bool lost_in_transit(const caf::error& err) { return err.category() != caf::atom("cafka"); }
+
+// Calls `use` with the node actor of broker `id` (a cached proxy, or one from a new
+// connection to the caf.port of its registration), or `fail` if none can be had.
+void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, std::function<void()> fail) {
+  auto& st = self->state;
+  if (auto it = st.links.find(id); it != st.links.end()) {
+    use(it->second);
+    return;
+  }
+  auto* reg = st.view.broker(id);
+  if (reg == nullptr || reg->caf_port == 0 || !self->system().has_middleman()) {
+    fail();
+    return;
+  }
+  auto mm = self->system().middleman().actor_handle();
+  self->request(mm, connect_timeout, caf::connect_atom_v, reg->host, reg->caf_port)
+    .then(
+      [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
+        if (!ptr || !self->system().assignable<node_actor>(ifs)) {
+          fail();
+          return;
+        }
+        auto node = caf::actor_cast<node_actor>(std::move(ptr));
+        self->monitor(node); // a lost connection drops the cached proxy
+        self->state.links[id] = node;
+        use(node);
+      },
+      [=](caf::error&) { fail(); });
+}
+
+// Sends a topic request to the controller's node actor; if it cannot be delivered there,
+// `direct` handles it on this broker instead.
+template <class Reply, class... Msg>
+void forward_to_controller(self_ptr self, int32_t controller, caf::typed_response_promise<Reply> rp,
+                           std::function<void()> direct, Msg... msg) {
+  with_link(
+    self, controller,
+    [=](node_actor node) {
+      self->request(node, forward_timeout, msg..., forwarded_atom_v)
+        .then([rp](Reply& r) mutable { rp.deliver(std::move(r)); },
+              [=](caf::error& err) mutable {
+                if (!lost_in_transit(err)) {
+                  rp.deliver(std::move(err));
+                  return;
+                }
+                self->state.links.erase(controller); // maybe a stale proxy: connect anew next time
+                log_line("broker %d: forwarding to controller %d failed (%s); writing it here",
+                         self->state.ctx.broker_id, controller, describe(err).c_str());
+                direct();
+              });
+    },
+    direct);
+}
+
+// The controller to forward to, if this broker is not it and can reach it.
+std::optional<int32_t> forward_target(self_ptr self, bool may_forward) {
+  auto& st = self->state;
+  auto& controller = st.view.controller();
+  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman())
+    return std::nullopt;
+  return controller->broker_id;
+}
+
+// place_new_topic over this broker's view and publish_new_topic; answers `rp`.
+void write_new_topic(self_ptr self, caf::typed_response_promise<topic_description> rp, const topic_spec& spec) {
+  auto& st = self->state;
+  auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
+  auto live = st.view.broker_ids().size();
+  auto placed = cluster::place_new_topic(st.view, spec.name, spec.partitions, spec.replication_factor, epoch);
+  if (!placed) {
+    rp.deliver(topic_error(placed.error(), spec, live));
+    return;
+  }
+  topic_description out{spec.name, spec.replication_factor, spec.configs, {}};
+  for (int32_t p = 0; p < spec.partitions; ++p)
+    out.partitions.push_back(partition_status{topic_partition{spec.name, p}, 0, 0, 0, 0, 0, 0});
+  // The callback may run on a coordinator thread: it only hands the outcome to the actor.
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::publish_new_topic(*st.ctx.coordinator, spec.name, *placed, cluster::topic_config{spec.configs},
+                             [me, rp, out, spec, live](status s) mutable {
+                               caf::anon_send(me, run_here{[rp, out, spec, live, s]() mutable {
+                                 if (s) {
+                                   log_line("created topic %s with %d partition(s)", spec.name.c_str(),
+                                            spec.partitions);
+                                   rp.deliver(std::move(out));
+                                 } else {
+                                   rp.deliver(topic_error(s.error(), spec, live));
+                                 }
+                               }});
+                             });
+}
+
+caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool may_forward) {
+  auto& st = self->state;
+  auto& cfg = st.ctx.config;
+  if (auto why = config::invalid_topic_name(spec.name))
+    return caf::make_error(kafka_error::invalid_topic_exception, *why);
+  if (spec.name == cluster::offsets_topic_name) // local to each node for now
+    return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
+  if (spec.partitions == -1)
+    spec.partitions = cfg.num_partitions;
+  if (spec.replication_factor == -1)
+    spec.replication_factor = static_cast<int16_t>(cfg.default_replication_factor);
+  auto applied = config::apply_topic_configs(config::to_log_config(cfg), spec.configs);
+  if (!applied)
+    return caf::make_error(kafka_error::invalid_config, applied.error().message);
+  auto rp = self->make_response_promise<topic_description>();
+  auto direct = [self, rp, spec] { write_new_topic(self, rp, spec); };
+  if (auto controller = forward_target(self, may_forward))
+    forward_to_controller(self, *controller, rp, direct, create_topic_atom_v, spec);
+  else
+    direct();
+  return rp;
+}
+
+// unpublish_topic of a topic this broker's view has; answers `rp`.
+void write_topic_deletion(self_ptr self, caf::typed_response_promise<std::string> rp, const std::string& name) {
+  auto& st = self->state;
+  auto* topic = st.view.topic(name);
+  if (topic == nullptr) {
+    rp.deliver(caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'"));
+    return;
+  }
+  auto partitions = static_cast<int32_t>(topic->assignment.partitions.size());
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::unpublish_topic(*st.ctx.coordinator, name, partitions, [me, rp, name](status s) mutable {
+    caf::anon_send(me, run_here{[rp, name, s]() mutable {
+      if (s)
+        rp.deliver(name);
+      else
+        rp.deliver(caf::make_error(kafka_error::unknown_server_error, "coordinator: " + s.error().message()));
+    }});
+  });
+}
+
+caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bool may_forward) {
+  auto rp = self->make_response_promise<std::string>();
+  auto direct = [self, rp, name] { write_topic_deletion(self, rp, name); };
+  if (auto controller = forward_target(self, may_forward))
+    forward_to_controller(self, *controller, rp, direct, delete_topic_atom_v, name);
+  else
+    direct();
+  return rp;
+}
+
+// A coordinator error: retry later, unless the session is over.
+void on_failure(self_ptr self, const char* what, std::error_code ec) {
+  auto& st = self->state;
+  if (cluster::needs_new_session(ec)) {
+    if (!st.session_over)
+      log_line("broker %d: coordinator session ended (%s): no more cluster updates", st.ctx.broker_id,
+               ec.message().c_str());
+    st.session_over = true;
+    st.controller_epoch = 0;
+    return;
+  }
+  log_line("broker %d: %s failed: %s; retrying", st.ctx.broker_id, what, ec.message().c_str());
+  self->delayed_send(self, retry_delay, reload_atom::value);
+}
+
+caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
+  self->state.ctx = std::move(ctx);
+  auto me = caf::actor_cast<caf::actor>(self);
+  // Watches fire on coordinator threads: they only send a message.
+  self->set_down_handler([=](caf::down_msg& dm) {
+    auto& links = self->state.links;
+    for (auto it = links.begin(); it != links.end();)
+      it = it->second.address() == dm.source ? links.erase(it) : std::next(it);
+  });
+  self->state.loader = std::make_unique<cluster::cluster_loader>(
+    [me](const cluster::watch_event&) { caf::anon_send(me, reload_atom::value); });
+  load(self);
+  return {
+    [=](reload_atom) { load(self); },
+    [=](view_loaded& loaded) {
+      auto& st = self->state;
+      st.loading = false;
+      if (loaded.view)
+        on_view(self, std::move(*loaded.view));
+      else
+        on_failure(self, "loading the cluster view", loaded.view.error());
+      if (st.reload_wanted) {
+        st.reload_wanted = false;
+        load(self);
+      }
+    },
+    [=](election_done& e) {
+      auto& st = self->state;
+      st.electing = false;
+      if (!e.outcome) {
+        on_failure(self, "the controller election", e.outcome.error());
+        return;
+      }
+      load(self); // /controller changed: the watch fires too, and loads coalesce
+    },
+    [=](ownership_checked& c) {
+      auto& st = self->state;
+      st.checking_ownership = false;
+      if (!c.node) {
+        if (c.node.error() != cluster::errc::no_node)
+          on_failure(self, "reading /controller", c.node.error());
+        return; // gone again: its watch reloads and elects
+      }
+      auto& controller = st.view.controller();
+      if (c.node->stat.ephemeral_owner != st.ctx.coordinator->session() || !controller
+          || controller->broker_id != st.ctx.broker_id)
+        return; // an older session of this broker holds it: wait until it goes
+      st.controller_epoch = controller->epoch;
+      log_line("broker %d is the controller (epoch %d)", st.ctx.broker_id, st.controller_epoch);
+      act_as_controller(self);
+    },
+    [=](states_written& w) {
+      self->state.writing = false;
+      if (!w.st)
+        log_line("controller %d: writing partition states: %s; reloading", self->state.ctx.broker_id,
+                 w.st.error().message().c_str());
+      load(self);
+    },
+    [](run_here& r) { r.fn(); },
+    [=](create_topic_atom, topic_spec& spec, bool may_forward) {
+      return create_topic(self, std::move(spec), may_forward);
+    },
+    [=](delete_topic_atom, const std::string& name, bool may_forward) {
+      return delete_topic(self, name, may_forward);
+    },
+  };
+}
+
+} // namespace
+
+caf::actor spawn_cluster_member(caf::actor_system& sys, cluster_member_context ctx) {
+  return sys.spawn(cluster_member, std::move(ctx));
+}
+
+} // namespace cafka

@@ -1,0 +1,66 @@
+#pragma once
+// The cluster member: one actor per broker in cluster mode (a node started with a shared
+// coordinator, actors/node.hpp), a thin shell over the pure parts of cluster/:
+//
+// - View: loads the whole cluster view with cluster_loader at start and again whenever one
+//   of its watches fires (the watcher only sends this actor a message; loads that overlap
+//   are coalesced), publishes it in the shared cluster_view_cache and tells the node actor
+//   (update_atom), which opens or closes its partition actors from it.
+// - Election: whenever the view has no /controller, runs an election round
+//   (cluster::elect_controller); /controller is ephemeral, so one broker wins per epoch. A
+//   view naming this broker counts only once /controller's owner is this session
+//   (a node restarted before its old session ended must wait for that node to go).
+// - Controller: after each load, runs on_brokers_changed over the live brokers and writes
+//   the states (write_partition_states: conditional on the versions read, stamped with its
+//   controller epoch); a write that lost a race is followed by a reload.
+// - Topics: a create or delete request from this broker's node actor goes to the
+//   controller's node actor over CAF's middleman (connect_atom to the host and caf.port of
+//   its registration, 5 s; the request 15 s; the proxy is cached and dropped when its
+//   connection goes down or a request to it is lost), which hands it to its own member
+//   marked as forwarded. The member that writes it runs place_new_topic over the live
+//   brokers of its view and publish_new_topic (its create of /brokers/topics/<t> is the
+//   arbiter, so two brokers creating one topic cannot both win), or unpublish_topic; every
+//   broker then learns of the change through its watches. When the controller cannot be
+//   reached (no middleman in this actor system, no controller, a lost connection) the
+//   receiving broker writes it itself, as Kafka's old AdminUtils did — equally safe, since
+//   the znode create arbitrates. The controller epoch stamped on a new topic's states is the
+//   one the writer's view shows.
+//
+// Messages (dynamically typed; the internal ones never leave the process):
+//   (create_topic_atom, topic_spec, bool may_forward) -> topic_description  errors:
+//        invalid_topic_exception, topic_already_exists, invalid_partitions,
+//        invalid_replication_factor, invalid_config, unknown_server_error (coordinator)
+//   (delete_topic_atom, std::string, bool may_forward) -> std::string
+//        errors: unknown_topic_or_partition
+//
+// A session that ends (closed or expired) stops the member's loads; reopening a session is
+// left to whoever owns the node (see docs/cluster.md).
+
+#include <cstdint>
+#include <memory>
+
+#include <caf/fwd.hpp>
+
+#include "actors/node_actor.hpp"
+#include "config/server_config.hpp"
+
+namespace cafka {
+
+namespace cluster {
+class coordinator;
+}
+class cluster_view_cache;
+
+struct cluster_member_context {
+  int32_t broker_id = 0;
+  std::shared_ptr<cluster::coordinator> coordinator;
+  std::shared_ptr<cluster_view_cache> views;
+  /// Told (update_atom) after each new view.
+  node_actor node;
+  /// Defaults for new topics (num.partitions, default.replication.factor, log config).
+  config::server_config config;
+};
+
+caf::actor spawn_cluster_member(caf::actor_system& sys, cluster_member_context ctx);
+
+} // namespace cafka

@@ -1,0 +1,517 @@
+// Three nodes in cluster mode inside one process (real scheduler threads), each in its own
+// caf::actor_system as separate processes would be, sharing one embedded_store as their
+// coordinator: membership, the controller and its failover, topic placement over the live
+// brokers, leadership (partition folders opened only on their leader), NOT_LEADER_OR_FOLLOWER
+// from a non-leader (native and Kafka wire), LEADER_NOT_AVAILABLE while a leader is gone, a
+// restarted broker leading its partitions again with its data intact, topic deletion, and
+// topic requests forwarded to the controller over CAF's middleman (the suites with
+// "network" load it; the others have none and so write topics where they arrive).
+//
+// Waits for the cluster to converge are bounded polls (a fixed number of short sleeps):
+// they fail when the state never arrives, and never assert on how long it took.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <cstring>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <caf/all.hpp>
+#include <caf/io/all.hpp>
+
+#include "actors/cluster_view_cache.hpp"
+#include "actors/errors.hpp"
+#include "actors/node.hpp"
+#include "actors/system_config.hpp"
+#include "cluster/embedded_coordinator.hpp"
+#include "cluster/embedded_store.hpp"
+#include "protocol/byte_reader.hpp"
+#include "protocol/byte_writer.hpp"
+#include "protocol/record_batch.hpp"
+#include "tests/actors/deterministic_fixture.hpp"
+
+using namespace cafka;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int leader_not_available = 5;
+
+// The error of a failed `e` for a failure message ("" when it holds a value).
+template <class T>
+std::string why(const caf::expected<T>& e) {
+  return e ? std::string{} : describe(e.error());
+}
+
+// A port that was free a moment ago on 127.0.0.1.
+uint16_t free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  BOOST_REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  socklen_t len = sizeof addr;
+  BOOST_REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// One broker: its own actor system, log dir and coordinator session of the shared store.
+struct member_node {
+  caf::actor_system_config cfg;
+  caf::actor_system sys;
+  node n;
+  bool running = false;
+  uint16_t published = 0; ///< the node actor's caf.port, if published
+
+  // network: load CAF's network layer, so that the node opens its Kafka listener.
+  static caf::actor_system_config& prepare(caf::actor_system_config& c, bool network) {
+    if (network)
+      configure_actor_system(c);
+    else
+      register_cafka_types(c);
+    c.set("scheduler.max-threads", 2); // three systems share two cores
+    return c;
+  }
+
+  // With `network`, the listener binds a free port on 127.0.0.1 (registered as bound).
+  member_node(std::shared_ptr<cluster::embedded_store> store, int32_t id, const std::string& log_dir,
+              bool network = false)
+    : sys(prepare(cfg, network)) {
+    config::server_config sc;
+    sc.broker_id = id;
+    sc.log_dirs = {log_dir};
+    auto port = network ? uint16_t{0} : static_cast<uint16_t>(19090 + id);
+    sc.listeners = {config::listener{"PLAINTEXT", "127.0.0.1", port}};
+    sc.caf_port = network ? free_port() : static_cast<uint16_t>(19190 + id);
+    sc.num_partitions = 3;
+    node_options opts;
+    opts.open_session = [store] { return std::make_shared<cluster::embedded_coordinator>(store); };
+    std::string error_text;
+    auto started = start_node(sys, sc, error_text, opts);
+    BOOST_REQUIRE_MESSAGE(started, error_text);
+    n = std::move(*started);
+    running = true;
+    if (network) { // as cafka-server does: the node actor at caf.port
+      auto port = sys.middleman().publish(n.actor, sc.caf_port, "127.0.0.1", true);
+      BOOST_REQUIRE_MESSAGE(port, (port ? std::string{} : sys.render(port.error())));
+      published = *port;
+    }
+  }
+
+  void stop() {
+    if (running && published != 0)
+      sys.middleman().unpublish(n.actor, published);
+    if (running)
+      BOOST_CHECK(stop_node(sys, n));
+    running = false;
+  }
+
+  ~member_node() { stop(); }
+
+  std::optional<cluster_metadata> metadata(std::vector<std::string> topics, bool all = false) {
+    caf::scoped_actor self{sys};
+    std::optional<cluster_metadata> out;
+    self->request(n.actor, 10s, metadata_atom_v, metadata_request{std::move(topics), all, false})
+      .receive([&](cluster_metadata& md) { out = std::move(md); }, [](caf::error&) {});
+    return out;
+  }
+
+  caf::expected<topic_description> create(topic_spec spec) {
+    caf::scoped_actor self{sys};
+    caf::expected<topic_description> out{caf::error{}};
+    self->request(n.actor, 10s, create_topic_atom_v, std::move(spec))
+      .receive([&](topic_description& d) { out = std::move(d); }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+
+  caf::expected<produce_result> produce(const topic_partition& tp, int n_records = 1) {
+    caf::scoped_actor self{sys};
+    caf::expected<produce_result> out{caf::error{}};
+    auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+    for (int i = 0; i < n_records; ++i)
+      self->request(n.actor, 10s, produce_atom_v, tp, produce_request{1, batch})
+        .receive([&](produce_result& r) { out = r; }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+
+  caf::expected<offset_answer> log_end(const topic_partition& tp) {
+    caf::scoped_actor self{sys};
+    caf::expected<offset_answer> out{caf::error{}};
+    self->request(n.actor, 10s, list_offsets_atom_v, tp, latest_timestamp)
+      .receive([&](offset_answer& a) { out = a; }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+};
+
+// Polls `ready` up to ~20 s; true once it holds.
+template <class F>
+bool eventually(F ready) {
+  for (int i = 0; i < 400; ++i) {
+    if (ready())
+      return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return ready();
+}
+
+// Leader per partition of `topic` as `m` reports it (-1: unavailable).
+std::vector<int32_t> leaders(member_node& m, const std::string& topic) {
+  std::vector<int32_t> out;
+  auto md = m.metadata({topic});
+  if (!md || md->topics.size() != 1 || md->topics[0].error != 0)
+    return out;
+  for (auto& p : md->topics[0].partitions)
+    out.push_back(p.error == 0 ? p.leader : -1);
+  return out;
+}
+
+bool all_led(const std::vector<int32_t>& ls) {
+  return !ls.empty() && std::all_of(ls.begin(), ls.end(), [](int32_t l) { return l >= 0; });
+}
+
+std::vector<std::string> folders_of(const std::string& dir, const std::string& topic) {
+  std::vector<std::string> out;
+  for (auto& e : std::filesystem::directory_iterator(dir)) {
+    auto name = e.path().filename().string();
+    if (e.is_directory() && name.rfind(topic + "-", 0) == 0)
+      out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct three_nodes {
+  std::shared_ptr<cluster::embedded_store> store = std::make_shared<cluster::embedded_store>();
+  test::temp_folder dirs[3];
+  std::unique_ptr<member_node> nodes[3];
+  bool network = false;
+
+  explicit three_nodes(bool with_network = false) : network(with_network) {
+    for (int i = 0; i < 3; ++i)
+      start(i);
+  }
+
+  void start(int i) {
+    nodes[i].reset(); // releases the log dir's lock first
+    nodes[i] = std::make_unique<member_node>(store, i + 1, dirs[i].path, network);
+  }
+
+  member_node& node(int id) { return *nodes[id - 1]; }
+
+  // Every running node sees the same `n` brokers and the same controller.
+  bool converged(size_t n) {
+    std::optional<int32_t> controller;
+    for (auto& m : nodes) {
+      if (!m || !m->running)
+        continue;
+      auto md = m->metadata({}, true);
+      if (!md || md->brokers.size() != n || md->controller_id < 0)
+        return false;
+      if (controller && *controller != md->controller_id)
+        return false;
+      controller = md->controller_id;
+    }
+    return true;
+  }
+
+  int32_t controller() { return node(1).running ? node(1).metadata({}, true)->controller_id
+                                                : node(2).metadata({}, true)->controller_id; }
+};
+
+// A blocking loopback connection with bounded reads, for one Kafka request and its answer.
+struct wire_connection {
+  int fd = -1;
+
+  explicit wire_connection(uint16_t port) {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    BOOST_REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  }
+  ~wire_connection() { ::close(fd); }
+
+  bool read_exactly(char* out, size_t n) {
+    while (n > 0) {
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, 10'000) <= 0)
+        return false;
+      auto got = ::read(fd, out, n);
+      if (got <= 0)
+        return false;
+      out += got;
+      n -= static_cast<size_t>(got);
+    }
+    return true;
+  }
+
+  // Sends a request (header v1) and returns the response body after the correlation id.
+  std::vector<char> call(int16_t api_key, int16_t version, const std::vector<char>& body) {
+    std::vector<char> frame;
+    protocol::byte_writer w{frame};
+    w.write_i32(0); // size, patched below
+    w.write_i16(api_key);
+    w.write_i16(version);
+    w.write_i32(7);
+    w.write_string("cluster-test");
+    w.write_raw({body.data(), body.size()});
+    auto size = htonl(static_cast<uint32_t>(frame.size() - 4));
+    std::memcpy(frame.data(), &size, 4);
+    BOOST_REQUIRE(::write(fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()));
+    char header[4];
+    BOOST_REQUIRE(read_exactly(header, 4));
+    uint32_t n;
+    std::memcpy(&n, header, 4);
+    std::vector<char> response(ntohl(n));
+    BOOST_REQUIRE(read_exactly(response.data(), response.size()));
+    return std::vector<char>(response.begin() + 4, response.end());
+  }
+};
+
+// The error code of the only partition of a Produce v3 response.
+int16_t produce_error_v3(wire_connection& conn, const topic_partition& tp) {
+  auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+  std::vector<char> body;
+  protocol::byte_writer w{body};
+  w.write_i16(-1); // transactional_id null
+  w.write_i16(1);  // acks
+  w.write_i32(10'000);
+  w.write_i32(1);
+  w.write_string(tp.topic);
+  w.write_i32(1);
+  w.write_i32(tp.partition);
+  w.write_bytes({batch.data(), batch.size()});
+  auto response = conn.call(0, 3, body);
+  protocol::byte_reader r{{response.data(), response.size()}};
+  BOOST_REQUIRE(r.read_i32() == 1);
+  r.read_string();
+  BOOST_REQUIRE(r.read_i32() == 1);
+  BOOST_TEST(r.read_i32() == tp.partition);
+  auto error = r.read_i16();
+  BOOST_REQUIRE(r.ok());
+  return error;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(cluster_node)
+
+BOOST_AUTO_TEST_CASE(three_nodes_place_lead_fail_over_and_recover) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto md = c.node(3).metadata({}, true);
+  BOOST_REQUIRE(md);
+  for (auto& b : md->brokers) {
+    BOOST_TEST(b.host == "127.0.0.1");
+    BOOST_TEST(b.kafka_port == 19090 + b.id);
+    BOOST_TEST(b.caf_port == 19190 + b.id);
+  }
+
+  // A 6-partition topic created through node 2 is spread 2/2/2.
+  auto created = c.node(2).create(topic_spec{"orders", 6, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  std::vector<int32_t> ls;
+  BOOST_REQUIRE(eventually([&] {
+    ls = leaders(c.node(1), "orders");
+    return all_led(ls) && leaders(c.node(2), "orders") == ls && leaders(c.node(3), "orders") == ls;
+  }));
+  std::map<int32_t, int> per_broker;
+  for (auto l : ls)
+    ++per_broker[l];
+  BOOST_TEST(per_broker.size() == 3u);
+  for (auto& [id, count] : per_broker)
+    BOOST_TEST(count == 2, "broker " << id << " leads " << count);
+  // Each node opened exactly the partitions it leads.
+  for (int id = 1; id <= 3; ++id) {
+    std::vector<std::string> mine;
+    for (size_t p = 0; p < ls.size(); ++p)
+      if (ls[p] == id)
+        mine.push_back("orders-" + std::to_string(p));
+    BOOST_TEST(folders_of(c.dirs[id - 1].path, "orders") == mine);
+  }
+
+  // Produce to the leader works; a non-leader answers NOT_LEADER_OR_FOLLOWER.
+  std::vector<topic_partition> of3;
+  for (size_t p = 0; p < ls.size(); ++p)
+    if (ls[p] == 3)
+      of3.push_back(topic_partition{"orders", static_cast<int32_t>(p)});
+  BOOST_REQUIRE_EQUAL(of3.size(), 2u);
+  auto r = c.node(3).produce(of3[0], 5);
+  BOOST_REQUIRE_MESSAGE(r, why(r));
+  BOOST_TEST(r->base_offset == 4);
+  auto wrong = c.node(1).produce(of3[0]);
+  BOOST_REQUIRE(!wrong);
+  BOOST_TEST((to_kafka_error(wrong.error()) == kafka_error::not_leader_or_follower));
+  auto unknown = c.node(1).produce(topic_partition{"nope", 0});
+  BOOST_REQUIRE(!unknown);
+  BOOST_TEST((to_kafka_error(unknown.error()) == kafka_error::unknown_topic_or_partition));
+
+  // Node 3 goes: its partitions are LEADER_NOT_AVAILABLE on the others.
+  c.node(3).stop();
+  BOOST_REQUIRE(eventually([&] {
+    auto md1 = c.node(1).metadata({"orders"});
+    if (!md1 || md1->brokers.size() != 2)
+      return false;
+    for (auto& tp : of3)
+      if (md1->topics.at(0).partitions.at(static_cast<size_t>(tp.partition)).error != leader_not_available)
+        return false;
+    return true;
+  }));
+  BOOST_TEST(leaders(c.node(2), "orders").empty() == false);
+
+  // Restarted with the same log dir and id, it leads them again; the data is intact.
+  c.start(2);
+  BOOST_REQUIRE(eventually([&] { return c.converged(3) && leaders(c.node(1), "orders") == ls; }));
+  BOOST_REQUIRE(eventually([&] { return static_cast<bool>(c.node(3).log_end(of3[0])); }));
+  auto end = c.node(3).log_end(of3[0]);
+  BOOST_REQUIRE_MESSAGE(end, why(end));
+  BOOST_TEST(end->offset == 5);
+}
+
+BOOST_AUTO_TEST_CASE(a_new_controller_takes_over_and_topics_can_still_be_created) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto first = c.controller();
+  BOOST_REQUIRE(first >= 1 && first <= 3);
+  auto epoch_of = [&](member_node& m) -> int32_t {
+    auto views = m.n.views->snapshot();
+    return views->view.controller() ? views->view.controller()->epoch : 0;
+  };
+  auto old_epoch = epoch_of(c.node(first));
+  c.node(first).stop();
+  int32_t other = first == 1 ? 2 : 1;
+  BOOST_REQUIRE(eventually([&] { return c.converged(2) && c.controller() != first; }));
+  BOOST_TEST(epoch_of(c.node(other)) > old_epoch);
+  auto created = c.node(other).create(topic_spec{"after", 4, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  BOOST_REQUIRE(eventually([&] {
+    auto ls = leaders(c.node(other), "after");
+    return all_led(ls) && ls.size() == 4u;
+  }));
+  for (auto l : leaders(c.node(other), "after"))
+    BOOST_TEST(l != first);
+}
+
+BOOST_AUTO_TEST_CASE(replication_factor_above_the_live_brokers_is_refused) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto refused = c.node(1).create(topic_spec{"wide", 3, 4, {}});
+  BOOST_REQUIRE(!refused);
+  BOOST_TEST((to_kafka_error(refused.error()) == kafka_error::invalid_replication_factor));
+  BOOST_TEST(describe(refused.error()).find("3 live broker") != std::string::npos, describe(refused.error()));
+  auto twice = c.node(3).create(topic_spec{"t", 3, 1, {}});
+  BOOST_REQUIRE(twice);
+  auto again = c.node(2).create(topic_spec{"t", 3, 1, {}});
+  BOOST_REQUIRE(!again);
+  BOOST_TEST((to_kafka_error(again.error()) == kafka_error::topic_already_exists));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(cluster_node_more)
+
+BOOST_AUTO_TEST_CASE(a_closed_session_makes_partitions_unavailable_and_deletion_removes_folders) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto created = c.node(1).create(topic_spec{"gone", 3, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  std::vector<int32_t> ls;
+  BOOST_REQUIRE(eventually([&] {
+    ls = leaders(c.node(2), "gone");
+    return all_led(ls) && leaders(c.node(1), "gone") == ls;
+  }));
+  // Node 3 loses its session but keeps running: the others no longer count it.
+  c.node(3).n.coordinator->close();
+  BOOST_REQUIRE(eventually([&] {
+    auto md = c.node(1).metadata({"gone"});
+    if (!md || md->brokers.size() != 2)
+      return false;
+    for (size_t p = 0; p < ls.size(); ++p)
+      if ((ls[p] == 3) != (md->topics.at(0).partitions.at(p).error == leader_not_available))
+        return false;
+    return true;
+  }));
+  // Deleted through node 2: nodes 1 and 2 close their partitions and remove their folders.
+  caf::scoped_actor self{c.node(2).sys};
+  bool deleted = false;
+  self->request(c.node(2).n.actor, 10s, delete_topic_atom_v, std::string{"gone"})
+    .receive([&](std::string&) { deleted = true; }, [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  BOOST_REQUIRE(deleted);
+  BOOST_REQUIRE(eventually([&] {
+    return folders_of(c.dirs[0].path, "gone").empty() && folders_of(c.dirs[1].path, "gone").empty();
+  }));
+  auto md = c.node(1).metadata({"gone"});
+  BOOST_REQUIRE(md);
+  BOOST_TEST(md->topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition));
+}
+
+BOOST_AUTO_TEST_CASE(the_kafka_wire_answers_not_leader_or_follower_on_a_non_leader) {
+  three_nodes c{true};
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto created = c.node(1).create(topic_spec{"wire", 3, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  std::vector<int32_t> ls;
+  BOOST_REQUIRE(eventually([&] {
+    ls = leaders(c.node(1), "wire");
+    return all_led(ls) && leaders(c.node(2), "wire") == ls && leaders(c.node(3), "wire") == ls;
+  }));
+  // The brokers are registered with the ports their listeners bound.
+  auto md = c.node(1).metadata({}, true);
+  BOOST_REQUIRE(md);
+  for (auto& b : md->brokers)
+    BOOST_TEST(b.kafka_port == c.node(b.id).n.listeners.at(0).address.port);
+  topic_partition tp{"wire", 0};
+  auto leader = ls[0];
+  auto other = leader == 1 ? 2 : 1;
+  wire_connection to_leader{c.node(leader).n.listeners.at(0).address.port};
+  BOOST_TEST(produce_error_v3(to_leader, tp) == 0);
+  wire_connection to_other{c.node(other).n.listeners.at(0).address.port};
+  BOOST_TEST(produce_error_v3(to_other, tp) == protocol::wire_code(kafka_error::not_leader_or_follower));
+  BOOST_TEST(produce_error_v3(to_other, topic_partition{"nope", 0})
+             == protocol::wire_code(kafka_error::unknown_topic_or_partition));
+}
+
+BOOST_AUTO_TEST_CASE(topic_requests_are_forwarded_to_the_controller_over_the_middleman) {
+  three_nodes c{true};
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto controller = c.controller();
+  auto x = controller == 3 ? 2 : 3;
+  // x loses its coordinator session: it can no longer write topics itself, only forward.
+  c.node(x).n.coordinator->close();
+  BOOST_REQUIRE(eventually([&] {
+    auto md = c.node(controller).metadata({}, true);
+    return md && md->brokers.size() == 2;
+  }));
+  auto created = c.node(x).create(topic_spec{"fwd", 4, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  BOOST_REQUIRE(eventually([&] {
+    auto ls = leaders(c.node(controller), "fwd");
+    return all_led(ls) && ls.size() == 4u && std::count(ls.begin(), ls.end(), x) == 0;
+  }));
+  // The controller's own errors come back as they are.
+  auto again = c.node(x).create(topic_spec{"fwd", 4, 1, {}});
+  BOOST_REQUIRE(!again);
+  BOOST_TEST((to_kafka_error(again.error()) == kafka_error::topic_already_exists));
+  caf::scoped_actor self{c.node(x).sys};
+  bool deleted = false;
+  self->request(c.node(x).n.actor, 30s, delete_topic_atom_v, std::string{"fwd"})
+    .receive([&](std::string&) { deleted = true; }, [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  BOOST_REQUIRE(deleted);
+  BOOST_REQUIRE(eventually([&] {
+    auto md = c.node(controller).metadata({"fwd"});
+    return md && md->topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition);
+  }));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
