@@ -2,7 +2,7 @@
 //
 //   client_bench --bootstrap-server 127.0.0.1:9192 [--records N] [--partitions P]
 //                [--batch-size BYTES] [--rate R] [--latency-seconds S]
-//                [--api bulk|single] [--bulk-size K] [--phases produce,consume,latency]
+//                [--api bulk|single] [--bulk-size K] [--phases produce,consume,group,latency]
 //
 // 1. produce: N records of 100 bytes (acks=1, linger 5 ms), each with its own key
 //    (std::to_string(i)) and its own acknowledgement, to a new topic with P partitions;
@@ -13,6 +13,10 @@
 // 2. consume: the same N records from offset 0 by consumer actors, one subscription per
 //    partition, iterating the records as views (client::for_each_record, no copies);
 //    records/s and MB/s until the last record arrived (needs the produce phase).
+// 2b. group (only when asked for in --phases): the same N records read by one member of a
+//    new consumer group (client::join_group, earliest, auto-commit): group_join_ms from the
+//    join to the assignment (includes the server's group.initial.rebalance.delay.ms), then
+//    records/s and MB/s from the assignment to the last record.
 // 3. latency: records sent one by one (send(record, callback)) at R records/s for S
 //    seconds (linger 0) to a fresh topic and consumed as they arrive; end-to-end latency
 //    (send -> consumer actor) p50/p99/p99.9.
@@ -36,6 +40,8 @@
 #include "client/client_config.hpp"
 #include "client/connect.hpp"
 #include "client/consumer_records.hpp"
+#include "client/group_consumer.hpp"
+#include "client/group_messages.hpp"
 #include "client/producer.hpp"
 #include "client/subscription.hpp"
 
@@ -111,6 +117,7 @@ struct sink {
   bool measure_latency = false;
   std::mutex mutex;
   std::vector<int64_t> latencies_ns;
+  std::atomic<bool> assigned{false}; ///< a group member got its partitions
 };
 
 caf::actor spawn_sink(caf::actor_system& sys, std::shared_ptr<sink> s) {
@@ -140,6 +147,11 @@ caf::actor spawn_sink(caf::actor_system& sys, std::shared_ptr<sink> s) {
         s->records += n;
       },
       [](client::consumer_error& e) { fail("consumer: " + describe(e.error)); },
+      [s](client::partitions_assigned& a) {
+        if (!a.partitions.empty())
+          s->assigned = true;
+      },
+      [](client::partitions_revoked&) {},
     };
   });
 }
@@ -239,6 +251,28 @@ int main(int argc, char** argv) {
     std::printf("consume_records_per_s=%.0f\nconsume_mb_per_s=%.1f\n", static_cast<double>(s->records) / secs,
                 static_cast<double>(s->bytes) / 1e6 / secs);
     std::fflush(stdout);
+    caf::anon_send_exit(consumer, caf::exit_reason::user_shutdown);
+  }
+
+  // 2b. the same through a consumer group
+  if (opt.has("produce") && opt.has("group")) {
+    auto s = std::make_shared<sink>();
+    auto consumer = spawn_sink(sys, s);
+    client::group_options g;
+    g.group_id = topic + "-bench-group";
+    g.topics = {topic};
+    g.auto_offset_reset = client::offset_reset::earliest;
+    auto t0 = clock_type::now();
+    auto member = client::join_group(sys, *node, consumer, g);
+    wait_for([&] { return s->assigned.load(); }, std::chrono::seconds(60), "the group assignment");
+    auto t1 = clock_type::now();
+    wait_for([&] { return s->records >= opt.records; }, std::chrono::seconds(300), "the group member");
+    double secs = std::chrono::duration<double>(clock_type::now() - t1).count();
+    std::printf("group_join_ms=%.0f\ngroup_consume_records_per_s=%.0f\ngroup_consume_mb_per_s=%.1f\n",
+                std::chrono::duration<double, std::milli>(t1 - t0).count(), static_cast<double>(s->records) / secs,
+                static_cast<double>(s->bytes) / 1e6 / secs);
+    std::fflush(stdout);
+    caf::anon_send_exit(member, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(consumer, caf::exit_reason::user_shutdown);
   }
 
