@@ -214,16 +214,19 @@ void on_exists(int rc, const Stat* stat, const void* data) {
   finish<exists_callback>(data, std::move(r), rc == ZOK || rc == ZNONODE);
 }
 
+// The value for ZOK (a result built from an empty error_code would be no value at all).
+result<node_data> got_value(int rc, const char* bytes, int len, const Stat* stat) {
+  if (rc != ZOK)
+    return zookeeper_error(rc);
+  node_data n;
+  if (bytes && len > 0)
+    n.data.assign(bytes, static_cast<std::size_t>(len));
+  n.stat = to_stat(*stat);
+  return n;
+}
+
 void on_got(int rc, const char* bytes, int len, const Stat* stat, const void* data) {
-  result<node_data> r = zookeeper_error(rc);
-  if (rc == ZOK) {
-    node_data n;
-    if (bytes && len > 0)
-      n.data.assign(bytes, static_cast<std::size_t>(len));
-    n.stat = to_stat(*stat);
-    r = std::move(n);
-  }
-  finish<get_callback>(data, std::move(r), rc == ZOK);
+  finish<get_callback>(data, got_value(rc, bytes, len, stat), rc == ZOK);
 }
 
 void on_set(int rc, const Stat* stat, const void* data) {
@@ -232,17 +235,18 @@ void on_set(int rc, const Stat* stat, const void* data) {
   finish<set_callback>(data, std::move(r), false);
 }
 
+result<std::vector<std::string>> children_value(int rc, const String_vector* names) {
+  if (rc != ZOK)
+    return zookeeper_error(rc);
+  std::vector<std::string> out;
+  for (int32_t i = 0; names && i < names->count; ++i)
+    out.emplace_back(names->data[i]);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void on_children(int rc, const String_vector* names, const void* data) {
-  using value = result<std::vector<std::string>>;
-  value r = zookeeper_error(rc);
-  if (rc == ZOK) {
-    std::vector<std::string> out;
-    for (int32_t i = 0; names && i < names->count; ++i)
-      out.emplace_back(names->data[i]);
-    std::sort(out.begin(), out.end());
-    r = std::move(out);
-  }
-  finish<children_callback>(data, std::move(r), rc == ZOK);
+  finish<children_callback>(data, children_value(rc, names), rc == ZOK);
 }
 
 void on_watch(zhandle_t*, int type, int, const char* path, void* ctx) {

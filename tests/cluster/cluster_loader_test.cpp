@@ -65,9 +65,10 @@ bool has_event(const recorder& r, watch_event_type type, const std::string& path
 
 // Three brokers, each with its own session; broker 0 is the controller (epoch 1).
 struct cluster_fixture : store_fixture {
+  // Before the sessions: closing them at the end still fires the reader's watches into it.
+  recorder fired;
   std::vector<std::unique_ptr<embedded_coordinator>> brokers;
   std::unique_ptr<embedded_coordinator> reader = open();
-  recorder fired;
   cluster_loader loader{fired.watch()};
   cluster_loader controller_loader{{}}; // one loader per session: a loader's watches are its own
 
