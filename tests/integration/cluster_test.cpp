@@ -15,13 +15,16 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <random>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "cluster/zookeeper_coordinator.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/cluster_fixture.hpp"
 
@@ -191,6 +194,29 @@ void create(cluster_fixture& c, int32_t via, const std::string& topic, int parti
   BOOST_REQUIRE_MESSAGE(created.code == 0, "cafka-topics --create: " << show(created) << c.outputs());
 }
 
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
+  return n;
+}
+
+// The registered broker ids, read from ZooKeeper itself by a session of the test's own.
+std::vector<std::string> registered_ids(const std::string& connect) {
+  auto session = cafka::cluster::zookeeper_coordinator::connect(connect, 10s, 30s);
+  BOOST_REQUIRE_MESSAGE(session, "no session: " << session.error().message());
+  auto answer = std::make_shared<std::promise<cafka::result<std::vector<std::string>>>>();
+  auto done = answer->get_future();
+  (*session)->children("/brokers/ids", {}, [answer](cafka::result<std::vector<std::string>> r) {
+    answer->set_value(std::move(r));
+  });
+  BOOST_REQUIRE_MESSAGE(done.wait_for(30s) == std::future_status::ready, "no answer for /brokers/ids");
+  auto ids = done.get();
+  (*session)->close();
+  BOOST_REQUIRE_MESSAGE(ids, "/brokers/ids: " << ids.error().message());
+  return *ids;
+}
+
 bool port_free(int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
@@ -314,10 +340,20 @@ BOOST_AUTO_TEST_CASE(brokers_serve_while_zookeeper_is_down_and_are_still_registe
   kcat_produce(c.bootstrap(1), "outage", "before", 0, 200);
 
   c.zookeeper().stop();
+  auto stopped_at = std::chrono::steady_clock::now();
   kcat_produce(c.bootstrap(2), "outage", "during", 0, 200);
   check_all(kcat_consume(c.bootstrap(3), "outage"), {{"before", {0, 200}}, {"during", {0, 200}}});
+  // Down for a few seconds at least (far below the session timeout), not just a blink.
+  std::this_thread::sleep_until(stopped_at + 3s);
   c.zookeeper().start();
 
+  // Each broker's session reconnects (its second "connected" since it started) ...
+  for (int32_t id : {1, 2, 3})
+    BOOST_REQUIRE_MESSAGE(
+      poll_until([&] { return count_of(c.broker(id).output(), "zookeeper session connected") >= 2; }, 60s),
+      "broker " << id << " did not reconnect\n" << c.outputs());
+  // ... its registration survived the outage, and Metadata lists all three.
+  BOOST_TEST((registered_ids(c.connect()) == std::vector<std::string>{"1", "2", "3"}));
   auto ids = std::set<int32_t>{1, 2, 3};
   for (int32_t via : {1, 2, 3})
     BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(via, ids, 60s), "broker " << via << "\n" << c.outputs());
@@ -389,6 +425,12 @@ BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_and_new_topics_use_it) {
                + "\tReplicas: " + std::to_string(info.leader) + "\t";
     BOOST_TEST(described.out.find(row) != std::string::npos, "no row '" << row << "' in\n" << described.out);
   }
+  // The offsets come from each partition's leader: together they hold the 400 records.
+  int64_t end_offsets = 0;
+  for (auto& line : lines(described.out))
+    if (auto at = line.find("\tEndOffset: "); at != std::string::npos)
+      end_offsets += std::stoll(line.substr(at + 12));
+  BOOST_TEST(end_offsets == 400);
 }
 
 BOOST_AUTO_TEST_CASE(the_cluster_demo_script_runs_to_its_end) {
