@@ -4,7 +4,11 @@
 // caf.port, prints what it listens on, and on SIGINT or SIGTERM shuts down in order
 // (partitions closed, logs flushed, checkpoint and clean-shutdown marker written).
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
@@ -26,6 +30,25 @@ void raise_fd_limit() {
     lim.rlim_cur = lim.rlim_max;
     setrlimit(RLIMIT_NOFILE, &lim);
   }
+}
+
+// A port that is free on `host` now (the kernel's choice for a bind to port 0); 0 if none.
+uint16_t free_port(const std::string& host) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  if (fd < 0 || ::inet_pton(AF_INET, host.c_str(), &a.sin_addr) != 1) {
+    if (fd >= 0)
+      ::close(fd);
+    return 0;
+  }
+  socklen_t len = sizeof a;
+  uint16_t port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0
+      && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+    port = ntohs(a.sin_port);
+  ::close(fd);
+  return port;
 }
 
 } // namespace
@@ -55,6 +78,12 @@ int main(int argc, char** argv) {
   caf::actor_system_config sys_cfg;
   cafka::configure_actor_system(sys_cfg);
   caf::actor_system sys{sys_cfg};
+
+  // In a cluster the broker registers its caf.port in /brokers/ids before the node actor
+  // exists to be published, and the others reach it there: caf.port=0 (any free port)
+  // becomes a concrete free port first.
+  if (!cfg.zookeeper_connect.empty() && cfg.caf_port == 0)
+    cfg.caf_port = free_port(cfg.listeners.front().host);
 
   std::string error_text;
   auto node = cafka::start_node(sys, cfg, error_text);

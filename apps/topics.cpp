@@ -6,6 +6,9 @@
 //   cafka-topics --list
 //   cafka-topics --describe [--topic T]      partitions with start and end offsets
 //
+// --describe shows leader and replicas from Metadata; in cluster mode the offsets of a partition
+// come from its leader (asked at its caf.port), "-" for a partition without a reachable leader.
+//
 // Exit codes: 0 done, 1 the broker refused or could not be reached, 2 a bad argument.
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,28 +73,71 @@ std::string join(const std::vector<int32_t>& xs) {
   return out;
 }
 
-void print_description(const topic_description& d, const cluster_metadata& md) {
+// One line per partition that Metadata or `d` knows: leader and replicas from Metadata,
+// offsets from `statuses` (the brokers that lead them), "-" where no leader answered.
+void print_description(const topic_description& d, const cluster_metadata& md,
+                       const std::map<int32_t, partition_status>& statuses) {
   std::map<int32_t, const partition_metadata*> leaders;
   for (auto& t : md.topics)
     if (t.name == d.name)
       for (auto& p : t.partitions)
         leaders[p.partition] = &p;
+  std::set<int32_t> partitions;
+  for (auto& [p, _] : leaders)
+    partitions.insert(p);
+  for (auto& [p, _] : statuses)
+    partitions.insert(p);
   std::string configs;
   for (auto& [k, v] : d.configs)
     configs += (configs.empty() ? "" : ",") + k + "=" + v;
   std::printf("Topic: %s\tPartitionCount: %zu\tReplicationFactor: %d\tConfigs: %s\n", d.name.c_str(),
-              d.partitions.size(), d.replication_factor, configs.c_str());
-  auto parts = d.partitions;
-  std::sort(parts.begin(), parts.end(), [](auto& a, auto& b) { return a.tp.partition < b.tp.partition; });
-  for (auto& p : parts) {
-    auto it = leaders.find(p.tp.partition);
+              partitions.size(), d.replication_factor, configs.c_str());
+  auto number = [](int64_t x) { return std::to_string(x); };
+  for (auto p : partitions) {
+    auto it = leaders.find(p);
     auto leader = it != leaders.end() ? it->second->leader : -1;
     auto replicas = it != leaders.end() ? join(it->second->replicas) : "";
-    std::printf("\tTopic: %s\tPartition: %d\tLeader: %d\tReplicas: %s\tStartOffset: %" PRId64
-                "\tEndOffset: %" PRId64 "\tSize: %" PRId64 "\n",
-                d.name.c_str(), p.tp.partition, leader, replicas.c_str(), p.log_start_offset, p.high_watermark,
-                p.size_bytes);
+    auto s = statuses.find(p);
+    bool known = s != statuses.end();
+    std::printf("\tTopic: %s\tPartition: %d\tLeader: %d\tReplicas: %s\tStartOffset: %s\tEndOffset: %s\tSize: %s\n",
+                d.name.c_str(), p, leader, replicas.c_str(), known ? number(s->second.log_start_offset).c_str() : "-",
+                known ? number(s->second.high_watermark).c_str() : "-",
+                known ? number(s->second.size_bytes).c_str() : "-");
   }
+}
+
+// In cluster mode a broker describes only the partitions it leads: the others' offsets come
+// from their leaders (reached at the caf.port Metadata names). A leader that cannot be reached
+// leaves its partitions' offsets unknown; the tool says so on stderr and goes on.
+std::map<int32_t, partition_status> partition_statuses(caf::actor_system& sys, const topic_description& d,
+                                                       const cluster_metadata& md, milliseconds connect_timeout,
+                                                       milliseconds timeout) {
+  std::map<int32_t, partition_status> out;
+  for (auto& p : d.partitions)
+    out[p.tp.partition] = p;
+  std::set<int32_t> asked;
+  for (auto& t : md.topics) {
+    if (t.name != d.name)
+      continue;
+    for (auto& p : t.partitions) {
+      if (out.count(p.partition) != 0 || p.leader < 0 || !asked.insert(p.leader).second)
+        continue;
+      auto b = std::find_if(md.brokers.begin(), md.brokers.end(), [&](auto& x) { return x.id == p.leader; });
+      if (b == md.brokers.end())
+        continue;
+      auto leader = client::connect(sys, b->host, static_cast<uint16_t>(b->caf_port), connect_timeout);
+      auto there = leader ? ask<topic_description>(sys, *leader, timeout, describe_atom_v, d.name)
+                          : caf::expected<topic_description>{leader.error()};
+      if (!there) {
+        std::fprintf(stderr, "%s: offsets of broker %d's partitions unknown: %s\n", tool, p.leader,
+                     describe(there.error()).c_str());
+        continue;
+      }
+      for (auto& q : there->partitions)
+        out.emplace(q.tp.partition, q);
+    }
+  }
+  return out;
 }
 
 int run_tool(const tools::args& a) {
@@ -169,7 +216,7 @@ int run_tool(const tools::args& a) {
         continue;
       if (!d)
         tools::fail(tool, "cannot describe topic '" + name + "': " + describe(d.error()));
-      print_description(*d, *md);
+      print_description(*d, *md, partition_statuses(sys, *d, *md, connect_timeout, timeout));
     }
   }
   return 0;

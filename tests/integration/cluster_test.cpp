@@ -1,0 +1,460 @@
+// A cluster of real cafka-server processes on a real ZooKeeper server
+// (tests/integration/cluster_fixture): Metadata through any broker, a 6-partition topic spread
+// 2/2/2, kcat and librdkafka producing through one broker's address and kcat consuming
+// everything back; kill -9 of a broker (its partitions LEADER_NOT_AVAILABLE, the others keep
+// serving, all records back after its restart); ZooKeeper down for a few seconds; the
+// controller killed; a fourth broker joining. Every wait is bounded by a generous deadline that
+// only stops a hang; nothing asserts on timing. Records are "k<i % 17>" -> "<source>-<i>".
+#include <boost/test/unit_test.hpp>
+
+#include <librdkafka/rdkafkacpp.h>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <future>
+#include <map>
+#include <random>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/zookeeper_coordinator.hpp"
+#include "tests/integration/child_process.hpp"
+#include "tests/integration/cluster_fixture.hpp"
+
+using namespace std::chrono_literals;
+using cafka::test::cluster_fixture;
+using cafka::test::lines;
+using cafka::test::poll_until;
+using cafka::test::read_metadata;
+using cafka::test::run_result;
+
+namespace {
+
+const std::string kcat_bin = "/usr/bin/kcat";
+constexpr int key_count = 17;
+constexpr int leader_not_available = 5;
+
+std::string show(const run_result& r) {
+  return "exit " + std::to_string(r.code) + "\nstdout:\n" + r.out + "stderr:\n" + r.err;
+}
+
+std::string key_of(int i) {
+  return "k" + std::to_string(i % key_count);
+}
+
+std::string value_of(const std::string& source, int i) {
+  return source + "-" + std::to_string(i);
+}
+
+// kcat -P of records [from, to) of `source` through `bootstrap` only, keyed, or all into
+// `partition` when it is >= 0.
+void kcat_produce(const std::string& bootstrap, const std::string& topic, const std::string& source, int from,
+                  int to, int32_t partition = -1) {
+  std::string input;
+  for (int i = from; i < to; ++i)
+    input += key_of(i) + ":" + value_of(source, i) + "\n";
+  std::vector<std::string> args{kcat_bin, "-b", bootstrap, "-P", "-t", topic, "-K:", "-X", "message.timeout.ms=60000"};
+  if (partition >= 0)
+    args.insert(args.end(), {"-p", std::to_string(partition)});
+  auto r = cafka::test::run(args, input, 120s);
+  BOOST_REQUIRE_MESSAGE(r.code == 0, "kcat -P: " << show(r));
+}
+
+struct delivery_count : RdKafka::DeliveryReportCb {
+  int ok = 0;
+  std::vector<std::string> errors;
+  void dr_cb(RdKafka::Message& m) override {
+    if (m.err() == RdKafka::ERR_NO_ERROR)
+      ++ok;
+    else
+      errors.push_back(m.errstr());
+  }
+};
+
+// The librdkafka C++ producer, keyed records [from, to) of `source`, bootstrap = one broker.
+void rdkafka_produce(const std::string& bootstrap, const std::string& topic, const std::string& source, int from,
+                     int to) {
+  std::string err;
+  std::unique_ptr<RdKafka::Conf> conf{RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL)};
+  delivery_count reports;
+  BOOST_REQUIRE(conf->set("bootstrap.servers", bootstrap, err) == RdKafka::Conf::CONF_OK);
+  BOOST_REQUIRE(conf->set("acks", "all", err) == RdKafka::Conf::CONF_OK);
+  BOOST_REQUIRE(conf->set("message.timeout.ms", "60000", err) == RdKafka::Conf::CONF_OK);
+  BOOST_REQUIRE(conf->set("dr_cb", &reports, err) == RdKafka::Conf::CONF_OK);
+  std::unique_ptr<RdKafka::Producer> producer{RdKafka::Producer::create(conf.get(), err)};
+  BOOST_REQUIRE_MESSAGE(producer, "Producer::create: " << err);
+  for (int i = from; i < to; ++i) {
+    auto key = key_of(i);
+    auto value = value_of(source, i);
+    auto e = producer->produce(topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY, value.data(),
+                               value.size(), key.data(), key.size(), 0, nullptr);
+    BOOST_REQUIRE_MESSAGE(e == RdKafka::ERR_NO_ERROR, "produce #" << i << ": " << RdKafka::err2str(e));
+    producer->poll(0);
+  }
+  producer->flush(90'000);
+  auto left = producer->outq_len();
+  if (left != 0)
+    producer->purge(RdKafka::Producer::PURGE_QUEUE | RdKafka::Producer::PURGE_INFLIGHT);
+  producer.reset();
+  BOOST_REQUIRE_MESSAGE(left == 0, left << " records unacknowledged");
+  BOOST_REQUIRE_MESSAGE(reports.errors.empty(), "delivery failed: " << reports.errors.front());
+  BOOST_REQUIRE_EQUAL(reports.ok, to - from);
+}
+
+struct record {
+  int32_t partition;
+  int64_t offset;
+  std::string key, value;
+};
+
+// kcat -C from the beginning to the end of every partition (or of `partition`), through
+// `bootstrap` only.
+std::vector<record> kcat_consume(const std::string& bootstrap, const std::string& topic, int32_t partition = -1) {
+  std::vector<std::string> args{kcat_bin, "-b", bootstrap, "-C", "-t", topic, "-e", "-o", "beginning",
+                                "-f", "%p %o %k %s\\n"};
+  if (partition >= 0)
+    args.insert(args.end(), {"-p", std::to_string(partition)});
+  auto r = cafka::test::run(args, "", 120s);
+  BOOST_REQUIRE_MESSAGE(r.code == 0, "kcat -C: " << show(r));
+  std::vector<record> out;
+  for (auto& line : lines(r.out)) {
+    auto s1 = line.find(' ');
+    auto s2 = line.find(' ', s1 + 1);
+    auto s3 = line.find(' ', s2 + 1);
+    BOOST_REQUIRE_MESSAGE(s3 != std::string::npos, "malformed kcat line: " << line);
+    out.push_back(record{std::stoi(line.substr(0, s1)), std::stoll(line.substr(s1 + 1, s2 - s1 - 1)),
+                         line.substr(s2 + 1, s3 - s2 - 1), line.substr(s3 + 1)});
+  }
+  return out;
+}
+
+// `got` is exactly `expected` (source -> [from, to) ranges): every record once, offsets dense
+// from 0 per partition, each source's records in production order within a partition; and with
+// `keyed`, every key of a source in one partition.
+void check_all(const std::vector<record>& got, const std::map<std::string, std::pair<int, int>>& expected,
+               bool keyed = true) {
+  size_t total = 0;
+  for (auto& [source, range] : expected)
+    total += static_cast<size_t>(range.second - range.first);
+  BOOST_REQUIRE_EQUAL(got.size(), total);
+  std::map<int32_t, int64_t> next_offset;
+  std::map<std::pair<int32_t, std::string>, int> last_of_source; // (partition, source) -> last i
+  std::map<std::pair<std::string, std::string>, std::set<int32_t>> partitions_of_key;
+  std::set<std::string> seen;
+  for (auto& r : got) {
+    BOOST_REQUIRE_MESSAGE(r.offset == next_offset[r.partition],
+                          "partition " << r.partition << ": offset " << r.offset << " where "
+                                       << next_offset[r.partition] << " was next");
+    ++next_offset[r.partition];
+    auto dash = r.value.rfind('-');
+    BOOST_REQUIRE_MESSAGE(dash != std::string::npos, "unexpected value " << r.value);
+    auto source = r.value.substr(0, dash);
+    auto i = std::stoi(r.value.substr(dash + 1));
+    auto range = expected.find(source);
+    BOOST_REQUIRE_MESSAGE(range != expected.end() && i >= range->second.first && i < range->second.second
+                            && r.key == key_of(i),
+                          "not produced: " << r.key << ":" << r.value);
+    BOOST_REQUIRE_MESSAGE(seen.insert(r.value).second, "twice: " << r.value);
+    auto last = last_of_source.find({r.partition, source});
+    BOOST_REQUIRE_MESSAGE(last == last_of_source.end() || last->second < i,
+                          "partition " << r.partition << " out of order: " << r.value);
+    last_of_source[{r.partition, source}] = i;
+    partitions_of_key[{source, r.key}].insert(r.partition);
+  }
+  if (keyed)
+    for (auto& [key, partitions] : partitions_of_key)
+      BOOST_TEST(partitions.size() == 1u, key.second << " of " << key.first << " is in several partitions");
+}
+
+// Metadata through `via` once every partition of `topic` has a leader.
+cafka::test::cluster_metadata_view wait_until_led(cluster_fixture& c, int32_t via, const std::string& topic,
+                                                  size_t partitions) {
+  cafka::test::cluster_metadata_view md;
+  auto address = c.bootstrap(via);
+  bool led = poll_until(
+    [&] {
+      md = read_metadata(address);
+      return md.ok() && md.all_led(topic, partitions);
+    },
+    60s);
+  BOOST_REQUIRE_MESSAGE(led, topic << " not led everywhere through broker " << via << ": " << md.error << "\n"
+                                   << c.outputs());
+  return md;
+}
+
+void create(cluster_fixture& c, int32_t via, const std::string& topic, int partitions) {
+  auto created = c.create_topic(via, topic, partitions);
+  BOOST_REQUIRE_MESSAGE(created.code == 0, "cafka-topics --create: " << show(created) << c.outputs());
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
+  return n;
+}
+
+// The registered broker ids, read from ZooKeeper itself by a session of the test's own.
+std::vector<std::string> registered_ids(const std::string& connect) {
+  auto session = cafka::cluster::zookeeper_coordinator::connect(connect, 10s, 30s);
+  BOOST_REQUIRE_MESSAGE(session, "no session: " << session.error().message());
+  auto answer = std::make_shared<std::promise<cafka::result<std::vector<std::string>>>>();
+  auto done = answer->get_future();
+  (*session)->children("/brokers/ids", {}, [answer](cafka::result<std::vector<std::string>> r) {
+    answer->set_value(std::move(r));
+  });
+  BOOST_REQUIRE_MESSAGE(done.wait_for(30s) == std::future_status::ready, "no answer for /brokers/ids");
+  auto ids = done.get();
+  (*session)->close();
+  BOOST_REQUIRE_MESSAGE(ids, "/brokers/ids: " << ids.error().message());
+  return *ids;
+}
+
+bool port_free(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+// A base B with B+1..B+3 (Kafka), B+11..B+13 (caf.port) and B+20 (ZooKeeper) free now, for
+// scripts/cluster.sh's fixed port scheme; 0 if none was found.
+int free_port_base() {
+  std::mt19937 random{std::random_device{}()};
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    int base = 20000 + static_cast<int>(random() % 3000) * 10;
+    bool all = true;
+    for (int offset : {1, 2, 3, 11, 12, 13, 20})
+      all = all && port_free(base + offset);
+    if (all)
+      return base;
+  }
+  return 0;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(cluster)
+
+BOOST_AUTO_TEST_CASE(three_brokers_spread_a_topic_and_serve_it_through_any_address) {
+  cluster_fixture c{3};
+  for (int32_t via : {1, 2, 3}) {
+    BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(via, {1, 2, 3}, 60s), "broker " << via << " does not list all three\n"
+                                                                              << c.outputs());
+    auto md = read_metadata(c.bootstrap(via));
+    BOOST_TEST(md.controller >= 1);
+    BOOST_TEST(md.controller <= 3);
+  }
+  create(c, 2, "spread", 6);
+  auto md = wait_until_led(c, 3, "spread", 6);
+  BOOST_TEST(md.topics["spread"].size() == 6u);
+  auto counts = md.leader_counts("spread");
+  BOOST_TEST((counts == std::map<int32_t, int>{{1, 2}, {2, 2}, {3, 2}}));
+  for (auto& [p, info] : md.topics["spread"])
+    BOOST_TEST((info.replicas == std::vector<int32_t>{info.leader}), "partition " << p);
+
+  kcat_produce(c.bootstrap(1), "spread", "kcat", 0, 600);
+  rdkafka_produce(c.bootstrap(3), "spread", "rdkafka", 0, 600);
+  auto got = kcat_consume(c.bootstrap(2), "spread");
+  check_all(got, {{"kcat", {0, 600}}, {"rdkafka", {0, 600}}});
+  std::set<int32_t> partitions;
+  for (auto& r : got)
+    partitions.insert(r.partition);
+  BOOST_TEST(partitions.size() == 6u); // 17 keys over 6 partitions
+}
+
+BOOST_AUTO_TEST_CASE(a_killed_broker_leaves_its_partitions_unavailable_until_it_returns_with_its_data) {
+  cluster_fixture c{3};
+  BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2, 3}, 60s));
+  create(c, 1, "crash", 6);
+  auto before = wait_until_led(c, 1, "crash", 6);
+  kcat_produce(c.bootstrap(1), "crash", "before", 0, 300);
+  // A broker that is not the controller (the controller's death is another case).
+  int32_t victim = before.controller == 3 ? 2 : 3;
+  auto victims = before.led_by("crash", victim);
+  BOOST_REQUIRE_EQUAL(victims.size(), 2u);
+  std::vector<int32_t> survivors;
+  for (int32_t id : {1, 2, 3})
+    if (id != victim)
+      survivors.push_back(id);
+
+  c.kill(victim);
+  auto limit = std::chrono::milliseconds(c.session_timeout_ms()) + 30s;
+  std::set<int32_t> alive{survivors.begin(), survivors.end()};
+  BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(survivors[0], alive, limit),
+                        "broker " << victim << " still listed\n" << c.outputs());
+  cafka::test::cluster_metadata_view md;
+  bool unavailable = poll_until(
+    [&] {
+      md = read_metadata(c.bootstrap(survivors[1]));
+      if (!md.ok() || md.brokers != alive)
+        return false;
+      for (auto p : victims)
+        if (md.topics["crash"][p].leader != -1 || md.topics["crash"][p].error != leader_not_available)
+          return false;
+      return true;
+    },
+    30s);
+  BOOST_REQUIRE_MESSAGE(unavailable, "partitions of broker " << victim << " not LEADER_NOT_AVAILABLE\n"
+                                                             << c.outputs());
+  // The others keep serving: writes and reads of every partition they lead.
+  int during = 0;
+  for (auto& [p, info] : md.topics["crash"]) {
+    if (info.leader == -1)
+      continue;
+    BOOST_TEST(info.error == 0);
+    kcat_produce(c.bootstrap(survivors[0]), "crash", "during", during, during + 10, p);
+    auto got = kcat_consume(c.bootstrap(survivors[1]), "crash", p);
+    BOOST_REQUIRE(!got.empty());
+    BOOST_TEST(got.back().value == value_of("during", during + 9));
+    during += 10;
+  }
+  BOOST_TEST(during == 40);
+
+  // The old session is gone (its node vanished above): the same id registers again.
+  c.start(victim);
+  auto after = wait_until_led(c, survivors[0], "crash", 6);
+  BOOST_TEST(after.brokers == (std::set<int32_t>{1, 2, 3}));
+  for (auto p : victims)
+    BOOST_TEST(after.topics["crash"][p].leader == victim);
+  check_all(kcat_consume(c.bootstrap(victim), "crash"), {{"before", {0, 300}}, {"during", {0, during}}}, false);
+}
+
+BOOST_AUTO_TEST_CASE(brokers_serve_while_zookeeper_is_down_and_are_still_registered_after) {
+  // A session timeout well above the outage (a JVM restart on a busy machine included).
+  cluster_fixture c{3, 20000};
+  BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2, 3}, 60s));
+  create(c, 2, "outage", 6);
+  wait_until_led(c, 1, "outage", 6);
+  kcat_produce(c.bootstrap(1), "outage", "before", 0, 200);
+
+  c.zookeeper().stop();
+  auto stopped_at = std::chrono::steady_clock::now();
+  kcat_produce(c.bootstrap(2), "outage", "during", 0, 200);
+  check_all(kcat_consume(c.bootstrap(3), "outage"), {{"before", {0, 200}}, {"during", {0, 200}}});
+  // Down for a few seconds at least (far below the session timeout), not just a blink.
+  std::this_thread::sleep_until(stopped_at + 3s);
+  c.zookeeper().start();
+
+  // Each broker's session reconnects (its second "connected" since it started) ...
+  for (int32_t id : {1, 2, 3})
+    BOOST_REQUIRE_MESSAGE(
+      poll_until([&] { return count_of(c.broker(id).output(), "zookeeper session connected") >= 2; }, 60s),
+      "broker " << id << " did not reconnect\n" << c.outputs());
+  // ... its registration survived the outage, and Metadata lists all three.
+  BOOST_TEST((registered_ids(c.connect()) == std::vector<std::string>{"1", "2", "3"}));
+  auto ids = std::set<int32_t>{1, 2, 3};
+  for (int32_t via : {1, 2, 3})
+    BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(via, ids, 60s), "broker " << via << "\n" << c.outputs());
+  // Still registered in ZooKeeper itself, not just in the brokers' last views: a new topic is
+  // placed over all three.
+  create(c, 3, "after-outage", 3);
+  auto md = wait_until_led(c, 1, "after-outage", 3);
+  BOOST_TEST((md.leader_counts("after-outage") == std::map<int32_t, int>{{1, 1}, {2, 1}, {3, 1}}));
+  kcat_produce(c.bootstrap(3), "outage", "after", 0, 100);
+  check_all(kcat_consume(c.bootstrap(1), "outage"), {{"before", {0, 200}}, {"during", {0, 200}}, {"after", {0, 100}}});
+}
+
+BOOST_AUTO_TEST_CASE(a_new_controller_is_elected_when_the_controller_dies) {
+  cluster_fixture c{3};
+  BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2, 3}, 60s));
+  auto first = read_metadata(c.bootstrap(1));
+  BOOST_REQUIRE(first.ok());
+  auto old = first.controller;
+  BOOST_REQUIRE(old >= 1 && old <= 3);
+  std::vector<int32_t> survivors;
+  for (int32_t id : {1, 2, 3})
+    if (id != old)
+      survivors.push_back(id);
+
+  c.kill(old);
+  cafka::test::cluster_metadata_view md;
+  auto limit = std::chrono::milliseconds(c.session_timeout_ms()) + 30s;
+  bool elected = poll_until(
+    [&] {
+      md = read_metadata(c.bootstrap(survivors[0]));
+      return md.ok() && md.controller != old && md.controller != -1
+             && md.brokers == std::set<int32_t>{survivors.begin(), survivors.end()};
+    },
+    limit);
+  BOOST_REQUIRE_MESSAGE(elected, "controller still " << md.controller << "\n" << c.outputs());
+  BOOST_TEST((md.controller == survivors[0] || md.controller == survivors[1]));
+  BOOST_TEST(read_metadata(c.bootstrap(survivors[1])).controller == md.controller);
+
+  create(c, survivors[1], "after-election", 4);
+  auto led = wait_until_led(c, survivors[0], "after-election", 4);
+  BOOST_TEST((led.leader_counts("after-election") == std::map<int32_t, int>{{survivors[0], 2}, {survivors[1], 2}}));
+  kcat_produce(c.bootstrap(survivors[0]), "after-election", "new", 0, 100);
+  check_all(kcat_consume(c.bootstrap(survivors[1]), "after-election"), {{"new", {0, 100}}});
+}
+
+BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_and_new_topics_use_it) {
+  cluster_fixture c{3};
+  BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2, 3}, 60s));
+  create(c, 1, "old", 3);
+  wait_until_led(c, 1, "old", 3);
+
+  c.start(4);
+  BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(2, {1, 2, 3, 4}, 60s), c.outputs());
+  create(c, 4, "grown", 8);
+  auto md = wait_until_led(c, 3, "grown", 8);
+  BOOST_TEST((md.leader_counts("grown") == std::map<int32_t, int>{{1, 2}, {2, 2}, {3, 2}, {4, 2}}));
+  kcat_produce(c.bootstrap(4), "grown", "grown", 0, 400);
+  check_all(kcat_consume(c.bootstrap(1), "grown"), {{"grown", {0, 400}}});
+
+  // cafka-topics --describe through one broker shows every partition's leader and replicas.
+  auto described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(2),
+                                     "--describe", "--topic", "grown"},
+                                    "", 60s);
+  BOOST_REQUIRE_MESSAGE(described.code == 0, "cafka-topics --describe: " << show(described));
+  BOOST_TEST_MESSAGE(described.out);
+  BOOST_TEST(described.out.find("Topic: grown\tPartitionCount: 8") != std::string::npos, described.out);
+  for (auto& [p, info] : md.topics["grown"]) {
+    auto row = "\tTopic: grown\tPartition: " + std::to_string(p) + "\tLeader: " + std::to_string(info.leader)
+               + "\tReplicas: " + std::to_string(info.leader) + "\t";
+    BOOST_TEST(described.out.find(row) != std::string::npos, "no row '" << row << "' in\n" << described.out);
+  }
+  // The offsets come from each partition's leader: together they hold the 400 records.
+  int64_t end_offsets = 0;
+  for (auto& line : lines(described.out))
+    if (auto at = line.find("\tEndOffset: "); at != std::string::npos)
+      end_offsets += std::stoll(line.substr(at + 12));
+  BOOST_TEST(end_offsets == 400);
+}
+
+BOOST_AUTO_TEST_CASE(the_cluster_demo_script_runs_to_its_end) {
+  cafka::test::scratch_dir dir;
+  int base = free_port_base();
+  BOOST_REQUIRE(base != 0);
+  std::map<std::string, std::string> env{{"CAFKA_CLUSTER_DIR", dir.path + "/cluster"},
+                                         {"CAFKA_KAFKA_BASE", std::to_string(base)},
+                                         {"CAFKA_CAF_BASE", std::to_string(base + 10)},
+                                         {"CAFKA_ZK_PORT", std::to_string(base + 20)},
+                                         {"CAFKA_SERVER_BIN", CAFKA_BINARY_DIR "/bin/cafka-server"},
+                                         {"CAFKA_TOPICS_BIN", CAFKA_BINARY_DIR "/bin/cafka-topics"}};
+  for (auto& [k, v] : env) // children inherit the environment
+    ::setenv(k.c_str(), v.c_str(), 1);
+  auto demo = cafka::test::run({CAFKA_SOURCE_DIR "/examples/cluster_demo.sh"}, "", 300s);
+  // Should the script have been killed, its trap did not run: stop what it started, by PID.
+  auto stopped = cafka::test::run({CAFKA_SOURCE_DIR "/scripts/cluster.sh", "stop"}, "", 120s);
+  for (auto& [k, v] : env)
+    ::unsetenv(k.c_str());
+  BOOST_TEST(stopped.code == 0, show(stopped));
+  BOOST_REQUIRE_MESSAGE(demo.code == 0, "cluster_demo.sh: " << show(demo));
+  BOOST_TEST(demo.out.find("Broker: Leader not available") != std::string::npos, demo.out);
+  BOOST_TEST(demo.out.find("consumed 600 of 600 records") != std::string::npos, demo.out);
+  BOOST_TEST(demo.out.find("cluster demo ok") != std::string::npos, demo.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
