@@ -18,7 +18,7 @@
 #include "client/bootstrap.hpp"
 #include "client/group_positions.hpp"
 #include "client/group_protocol.hpp"
-#include "client/node_link.hpp"
+#include "client/cluster_link.hpp"
 #include "client/retry.hpp"
 #include "client/same_actor.hpp"
 
@@ -561,7 +561,7 @@ caf::behavior member(self_ptr self, node_actor node, caf::actor consumer, group_
     else
       problem = "bad fetch.bootstrap: " + describe(eps.error());
   }
-  st.link = spawn_node_link(self->system(), std::move(node), std::move(lo));
+  st.link = spawn_cluster_link(self->system(), std::move(node), std::move(lo));
   auto link = st.link;
   self->attach_functor([link](const caf::error&) { caf::anon_send_exit(link, caf::exit_reason::user_shutdown); });
   self->monitor(st.consumer);

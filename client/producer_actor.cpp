@@ -14,7 +14,7 @@
 #include "actors/errors.hpp"
 #include "client/accumulator.hpp"
 #include "client/bootstrap.hpp"
-#include "client/node_link.hpp"
+#include "client/cluster_link.hpp"
 #include "client/partitioner.hpp"
 #include "client/same_actor.hpp"
 #include "client/send_buffer.hpp"
@@ -726,7 +726,7 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
   lo.request_timeout = st.cfg.request_timeout;
   lo.connect_timeout = st.cfg.connect_timeout;
   lo.reconnect_backoff = st.cfg.retry_backoff;
-  st.link = spawn_node_link(self->system(), std::move(node), std::move(lo));
+  st.link = spawn_cluster_link(self->system(), std::move(node), std::move(lo));
   auto link = st.link;
   self->attach_functor([link](const caf::error&) { caf::anon_send_exit(link, caf::exit_reason::user_shutdown); });
   self->set_down_handler([=](caf::down_msg& dm) {

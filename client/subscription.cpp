@@ -7,7 +7,7 @@
 
 #include "actors/errors.hpp"
 #include "client/bootstrap.hpp"
-#include "client/node_link.hpp"
+#include "client/cluster_link.hpp"
 #include "client/same_actor.hpp"
 
 namespace cafka::client {
@@ -297,7 +297,7 @@ subscription::behavior_type fetcher(self_ptr self, node_actor node, caf::actor c
     else
       bad_bootstrap = eps.error();
   }
-  st.link = spawn_node_link(self->system(), std::move(node), std::move(lo));
+  st.link = spawn_cluster_link(self->system(), std::move(node), std::move(lo));
   auto link = st.link;
   self->attach_functor([link](const caf::error&) { caf::anon_send_exit(link, caf::exit_reason::user_shutdown); });
   self->monitor(st.consumer);
