@@ -32,6 +32,7 @@
 #include "actors/errors.hpp"
 #include "actors/group_actor.hpp"
 #include "actors/node_actor.hpp"
+#include "apps/blocking_request.hpp"
 #include "apps/tool_args.hpp"
 #include "client/client_config.hpp"
 #include "client/connect.hpp"
@@ -39,6 +40,8 @@
 
 using namespace cafka;
 using namespace std::chrono;
+using tools::ask;
+using tools::tell;
 
 namespace {
 
@@ -60,25 +63,6 @@ const std::vector<tools::option> options{
   {"connect-timeout-ms", "MS", "give up reaching the broker after this long (default 5000)"},
   {"request-timeout-ms", "MS", "give up waiting for an answer after this long (default 30000)"},
 };
-
-// One request, BLOCKING for at most `timeout`.
-template <class Result, class Handle, class... Ts>
-caf::expected<Result> ask(caf::actor_system& sys, const Handle& to, milliseconds timeout, Ts&&... xs) {
-  caf::expected<Result> out{Result{}};
-  caf::scoped_actor self{sys};
-  self->request(to, timeout, std::forward<Ts>(xs)...)
-    .receive([&](Result& r) { out = std::move(r); }, [&](caf::error& e) { out = std::move(e); });
-  return out;
-}
-
-// The same for a request answered with nothing but success or an error.
-template <class Handle, class... Ts>
-caf::error tell(caf::actor_system& sys, const Handle& to, milliseconds timeout, Ts&&... xs) {
-  caf::error out;
-  caf::scoped_actor self{sys};
-  self->request(to, timeout, std::forward<Ts>(xs)...).receive([] {}, [&](caf::error& e) { out = std::move(e); });
-  return out;
-}
 
 struct session {
   caf::actor_system& sys;

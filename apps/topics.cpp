@@ -25,12 +25,14 @@
 
 #include "actors/errors.hpp"
 #include "actors/node_actor.hpp"
+#include "apps/blocking_request.hpp"
 #include "apps/tool_args.hpp"
 #include "client/client_config.hpp"
 #include "client/connect.hpp"
 
 using namespace cafka;
 using namespace std::chrono;
+using tools::ask;
 
 namespace {
 
@@ -51,16 +53,6 @@ const std::vector<tools::option> options{
   {"connect-timeout-ms", "MS", "give up reaching the broker after this long (default 5000)"},
   {"request-timeout-ms", "MS", "give up waiting for an answer after this long (default 30000)"},
 };
-
-// One request to the node, BLOCKING for at most `timeout`.
-template <class Result, class... Ts>
-caf::expected<Result> ask(caf::actor_system& sys, const node_actor& node, milliseconds timeout, Ts&&... xs) {
-  caf::expected<Result> out{Result{}};
-  caf::scoped_actor self{sys};
-  self->request(node, timeout, std::forward<Ts>(xs)...)
-    .receive([&](Result& r) { out = std::move(r); }, [&](caf::error& e) { out = std::move(e); });
-  return out;
-}
 
 bool is(const caf::error& err, kafka_error code) {
   return to_kafka_error(err) == code;
