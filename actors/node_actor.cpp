@@ -414,7 +414,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
             continue;
           // As Kafka: the topic is being created; clients retry on LEADER_NOT_AVAILABLE.
           auto name = t.name;
-          self->request(self->state.member, partition_request_timeout, create_topic_atom_v, topic_spec{name, -1, -1, {}})
+          self->request(self->state.member, partition_request_timeout, create_topic_atom_v, topic_spec{name, -1, -1, {}},
+                        true)
             .then([](topic_description&) {},
                   [name](caf::error& err) {
                     log_line("auto-creating topic %s: %s", name.c_str(), describe(err).c_str());
