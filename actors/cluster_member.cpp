@@ -76,6 +76,7 @@ struct member_state {
   bool electing = false;
   bool checking_ownership = false;
   bool writing = false;
+  bool creating_offsets_topic = false; ///< a create of __consumer_offsets is under way
   /// The epoch this broker controls the cluster at; 0: not the controller.
   int32_t controller_epoch = 0;
   /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
@@ -281,7 +282,7 @@ caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool
   auto& cfg = st.ctx.config;
   if (auto why = config::invalid_topic_name(spec.name))
     return caf::make_error(kafka_error::invalid_topic_exception, *why);
-  if (spec.name == cluster::offsets_topic_name) // local to each node for now
+  if (spec.name == cluster::offsets_topic_name) // created by ensure_offsets_topic only
     return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
   if (spec.partitions == -1)
     spec.partitions = cfg.num_partitions;
@@ -327,6 +328,33 @@ caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bo
   else
     direct();
   return rp;
+}
+
+// Creates __consumer_offsets over the live brokers of this view, once (see the header).
+void ensure_offsets_topic(self_ptr self) {
+  auto& st = self->state;
+  std::string name{cluster::offsets_topic_name};
+  if (st.creating_offsets_topic || st.session_over || st.view.topic(name) != nullptr || st.view.broker_ids().empty())
+    return;
+  auto partitions = st.ctx.config.offsets_topic_num_partitions;
+  auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
+  auto placed = cluster::place_new_topic(st.view, name, partitions, 1, epoch);
+  if (!placed) {
+    log_line("broker %d: placing %s: %s", st.ctx.broker_id, name.c_str(), placed.error().message().c_str());
+    return;
+  }
+  st.creating_offsets_topic = true;
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::publish_new_topic(*st.ctx.coordinator, name, *placed, cluster::topic_config{{{"cleanup.policy", "compact"}}},
+                             [me, self, name, partitions](status s) {
+                               caf::anon_send(me, run_here{[self, name, partitions, s] {
+                                 self->state.creating_offsets_topic = false;
+                                 if (s)
+                                   log_line("created %s with %d partition(s)", name.c_str(), partitions);
+                                 else if (s.error() != cluster::errc::node_exists)
+                                   log_line("creating %s: %s", name.c_str(), s.error().message().c_str());
+                               }});
+                             });
 }
 
 // A coordinator error: retry later, unless the session is over.
@@ -409,6 +437,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     [=](delete_topic_atom, const std::string& name, bool may_forward) {
       return delete_topic(self, name, may_forward);
     },
+    [=](ensure_offsets_topic_atom) { ensure_offsets_topic(self); },
   };
 }
 

@@ -32,6 +32,12 @@
 //        invalid_replication_factor, invalid_config, unknown_server_error (coordinator)
 //   (delete_topic_atom, std::string, bool may_forward) -> std::string
 //        errors: unknown_topic_or_partition
+//   (ensure_offsets_topic_atom) creates __consumer_offsets (offsets.topic.num.partitions
+//        partitions, replication factor 1, cleanup.policy=compact, placed over the live
+//        brokers like any topic) unless the view has it or a create is under way. Sent by
+//        the node's group registry when a group lookup finds no such topic; the member
+//        writes it itself (no forwarding: the create of /brokers/topics/<t> arbitrates,
+//        and a lost race is simply the topic existing).
 //
 // A session that ends (closed or expired) stops the member's loads; reopening a session is
 // left to whoever owns the node (see docs/cluster.md).
@@ -39,6 +45,7 @@
 #include <cstdint>
 #include <memory>
 
+#include <caf/atom.hpp>
 #include <caf/fwd.hpp>
 
 #include "actors/node_actor.hpp"
@@ -50,6 +57,9 @@ namespace cluster {
 class coordinator;
 }
 class cluster_view_cache;
+
+/// Asks the member to create __consumer_offsets if the cluster has none (local only).
+using ensure_offsets_topic_atom = caf::atom_constant<caf::atom("cmoffsets")>;
 
 struct cluster_member_context {
   int32_t broker_id = 0;

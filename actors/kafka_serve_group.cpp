@@ -1,5 +1,6 @@
 // The consumer group APIs. FindCoordinator is answered here (a single node coordinates every
-// group); JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit and OffsetFetch go to
+// group; in cluster mode the leader of the group's __consumer_offsets partition does, and
+// a group request to any other broker is answered NOT_COORDINATOR); JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit and OffsetFetch go to
 // the group's actor, and ListGroups and DescribeGroups ask the actors' `describe` (actors/group_actor.hpp), found or spawned through the node's
 // group_registry. Kafka's validation that needs no group state (the group id, the topics
 // and the metadata size of a commit) happens here.
@@ -36,6 +37,12 @@ kafka_error group_error(const caf::error& err) {
   if (err.category() == caf::atom("cafka"))
     return static_cast<kafka_error>(err.code());
   return kafka_error::coordinator_not_available;
+}
+
+// Cluster mode: the group is coordinated by another broker (or by none now), so its
+// requests are answered NOT_COORDINATOR and the client looks for the coordinator again.
+bool coordinated_elsewhere(const kafka_services& s, const std::string& group_id) {
+  return s.groups && !s.groups->coordinates(group_id);
 }
 
 // The group's actor for a request about existing members; nullopt if it has none.
@@ -103,13 +110,31 @@ wire::described_group dead_group(std::string group_id) {
 
 } // namespace
 
-void serve(const kafka_services& s, wire::find_coordinator_request&&, const kafka_reply& reply) {
+void serve(const kafka_services& s, wire::find_coordinator_request&& req, const kafka_reply& reply) {
   // One node coordinates every group (and would every transactional id): this listener's
   // own address, so that the client's coordinator connection comes back the same way.
+  // In cluster mode: the live leader of the key's __consumer_offsets partition (also for a
+  // transactional id, though transactions are not supported), or COORDINATOR_NOT_AVAILABLE.
   wire::find_coordinator_response resp;
   resp.node_id = s.broker_id;
   resp.host = s.host;
   resp.port = s.port;
+  if (auto where = s.groups ? s.groups->locate(req.key) : std::nullopt) {
+    if (where->available()) {
+      resp.node_id = where->broker->id;
+      if (where->broker->id != s.broker_id) { // this listener's own address for itself
+        resp.host = where->broker->host;
+        resp.port = where->broker->kafka_port;
+      }
+    } else {
+      resp.error_code = protocol::wire_code(kafka_error::coordinator_not_available);
+      resp.error_message = where->topic_exists() ? "the group's offsets partition has no live leader"
+                                                 : "the offsets topic is being created";
+      resp.node_id = -1;
+      resp.host.clear();
+      resp.port = -1;
+    }
+  }
   auto version = reply.version();
   reply.send([&](wire::byte_writer& w) { wire::encode_find_coordinator_response(resp, version, w); });
 }
@@ -127,6 +152,8 @@ void serve(const kafka_services& s, wire::join_group_request&& req, const kafka_
   };
   if (req.group_id.empty())
     return refuse(kafka_error::invalid_group_id);
+  if (coordinated_elsewhere(s, req.group_id))
+    return refuse(kafka_error::not_coordinator);
   auto group = group_for(s, req.group_id);
   if (!group)
     return refuse(kafka_error::coordinator_not_available);
@@ -145,6 +172,8 @@ void serve(const kafka_services& s, wire::sync_group_request&& req, const kafka_
   };
   if (req.group_id.empty())
     return send(kafka_error::invalid_group_id, {});
+  if (coordinated_elsewhere(s, req.group_id))
+    return send(kafka_error::not_coordinator, {});
   auto group = existing_group(s, req.group_id);
   if (!group) // Kafka: no such group, so no such member
     return send(kafka_error::unknown_member_id, {});
@@ -168,6 +197,8 @@ void serve(const kafka_services& s, wire::heartbeat_request&& req, const kafka_r
   };
   if (req.group_id.empty())
     return send(kafka_error::invalid_group_id);
+  if (coordinated_elsewhere(s, req.group_id))
+    return send(kafka_error::not_coordinator);
   auto group = existing_group(s, req.group_id);
   if (!group)
     return send(kafka_error::unknown_member_id);
@@ -185,6 +216,8 @@ void serve(const kafka_services& s, wire::leave_group_request&& req, const kafka
   };
   if (req.group_id.empty())
     return send(kafka_error::invalid_group_id);
+  if (coordinated_elsewhere(s, req.group_id))
+    return send(kafka_error::not_coordinator);
   auto group = existing_group(s, req.group_id);
   if (!group)
     return send(kafka_error::unknown_member_id);
@@ -214,6 +247,7 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
   // Where each offset sent to the group goes in the response.
   std::vector<std::pair<size_t, size_t>> sent;
   auto routes = s.routes->snapshot();
+  bool elsewhere = coordinated_elsewhere(s, req.group_id);
   for (auto& topic : req.topics) {
     auto& out_topic = resp->topics.emplace_back();
     out_topic.name = topic.name;
@@ -224,7 +258,13 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
         out.error_code = protocol::wire_code(kafka_error::offset_metadata_too_large);
         continue;
       }
-      if (routes->count(topic_partition{topic.name, p.partition_index}) == 0) {
+      if (elsewhere) {
+        out.error_code = protocol::wire_code(kafka_error::not_coordinator);
+        continue;
+      }
+      topic_partition tp{topic.name, p.partition_index};
+      // Served here, or (cluster mode) led by another broker: both are known partitions.
+      if (routes->count(tp) == 0 && s.routes->miss_error(tp) != kafka_error::not_leader_or_follower) {
         out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
         continue;
       }
@@ -272,6 +312,14 @@ void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafk
         query.partitions.push_back(topic_partition{topic.name, index});
       }
     }
+  }
+  if (coordinated_elsewhere(s, req.group_id)) {
+    auto code = protocol::wire_code(kafka_error::not_coordinator);
+    resp->error_code = code;
+    for (auto& topic : resp->topics)
+      for (auto& out : topic.partitions)
+        out.error_code = code;
+    return send();
   }
   // A group without an actor has committed nothing (a commit spawns one).
   auto group = existing_group(s, req.group_id);
@@ -353,6 +401,12 @@ void serve(const kafka_services& s, wire::describe_groups_request&& req, const k
       reply.send([&](wire::byte_writer& w) { wire::encode_describe_groups_response(resp, version, w); });
     });
   for (size_t i = 0; i < req.groups.size(); ++i) {
+    if (coordinated_elsewhere(s, req.groups[i])) {
+      auto& out = done->response.groups[i];
+      out.error_code = protocol::wire_code(kafka_error::not_coordinator);
+      out.group_state.clear();
+      continue;
+    }
     auto group = existing_group(s, req.groups[i]);
     if (!group) // never joined nor committed to: Dead, as Kafka answers for unknown groups
       continue;

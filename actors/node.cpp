@@ -20,6 +20,7 @@
 #include "cluster/embedded_coordinator.hpp"
 #include "config/to_log_config.hpp"
 #include "cluster/embedded_store.hpp"
+#include "cluster/group_coordinator_location.hpp"
 #include "cluster/node_registration.hpp"
 #include "cluster/zookeeper_coordinator.hpp"
 
@@ -166,8 +167,19 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return std::make_error_code(std::errc::not_connected);
   }
   n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator);
+  if (cluster_mode) {
+    // Groups are coordinated by the leader of their __consumer_offsets partition: the node
+    // actor serves a partition's groups once its view makes this broker that leader.
+    n.views = std::make_shared<cluster_view_cache>();
+    n.groups->coordinate_by_partition(
+      [views = n.views](const std::string& group) {
+        return cluster::locate_group_coordinator(views->snapshot()->view, group);
+      },
+      [offsets = n.offsets] { return offsets->groups(); });
+  }
   // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
-  // is listed (state Empty) and described before anyone joins it again.
+  // is listed (state Empty) and described before anyone joins it again. (In cluster mode
+  // nothing is served yet: see above.)
   for (auto& group_id : n.offsets->groups())
     n.groups->find_or_spawn(group_id);
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
@@ -195,8 +207,6 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return registration.error();
   }
   n.io_worker = spawn_io_worker(sys);
-  if (cluster_mode)
-    n.views = std::make_shared<cluster_view_cache>();
   {
     std::lock_guard<std::mutex> guard{worker_slot->mutex};
     worker_slot->worker = n.io_worker;

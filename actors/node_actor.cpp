@@ -295,6 +295,26 @@ void settle(self_ptr self, const topic_partition& tp) {
   }
 }
 
+// This broker now leads __consumer_offsets-`partition`: it coordinates the partition's groups
+// (their offsets are in this node's store: with replication factor 1 the partition never
+// leaves the broker that holds its folder).
+void serve_groups(self_ptr self, int32_t partition) {
+  if (auto& groups = self->state.ctx.groups)
+    groups->serve_partition(partition);
+}
+
+// No longer the leader of __consumer_offsets-`partition`: its groups close (held joins and
+// syncs are answered NOT_COORDINATOR) and later requests for them get NOT_COORDINATOR.
+void release_groups(self_ptr self, int32_t partition) {
+  auto& groups = self->state.ctx.groups;
+  if (!groups)
+    return;
+  auto closing = groups->release_partition(partition);
+  for (auto& g : closing)
+    self->request(g, partition_request_timeout, caf::close_atom_v)
+      .then([](bool) {}, [](caf::error& err) { log_line("closing a group: %s", describe(err).c_str()); });
+}
+
 // The cluster member published a new view: open and close partition actors to match it.
 void apply_view(self_ptr self) {
   auto& st = self->state;
@@ -304,10 +324,27 @@ void apply_view(self_ptr self) {
   auto changes = cluster::leadership_changes(st.applied->view, next->view, my_id(self));
   st.applied = next;
   std::set<topic_partition> touched;
-  for (auto& c : changes.start)
-    touched.insert(topic_partition{c.topic, c.partition});
+  // __consumer_offsets is no data partition here: its leader coordinates the groups that
+  // hash to it, from the offsets store (docs/cluster.md, "Groups across nodes").
+  size_t released = 0;
+  size_t served = 0;
   for (auto& c : changes.stop)
-    touched.insert(topic_partition{c.topic, c.partition});
+    if (c.topic == cluster::offsets_topic_name) {
+      release_groups(self, c.partition);
+      ++released;
+    } else {
+      touched.insert(topic_partition{c.topic, c.partition});
+    }
+  for (auto& c : changes.start)
+    if (c.topic == cluster::offsets_topic_name) {
+      serve_groups(self, c.partition);
+      ++served;
+    } else {
+      touched.insert(topic_partition{c.topic, c.partition});
+    }
+  if (released + served > 0)
+    log_line("broker %d: group coordination: %zu __consumer_offsets partition(s) gained, %zu lost", my_id(self), served,
+             released);
   for (auto& [tp, _] : st.ctx.storage->partitions)
     if (topic_deleted(self, tp.topic))
       touched.insert(tp);
@@ -356,6 +393,9 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     self->state.member = spawn_cluster_member(
       self->system(), cluster_member_context{ns.config.broker_id, ctx.coordinator, ctx.views,
                                              caf::actor_cast<node_actor>(self), ns.config});
+    if (ctx.groups) // the first lookup of a group creates __consumer_offsets (as Kafka does)
+      ctx.groups->set_topic_creator(
+        [member = self->state.member] { caf::anon_send(member, ensure_offsets_topic_atom::value); });
   } else {
     // The embedded coordinator starts empty with every process: tell it the known topics.
     for (auto& [name, entry] : ns.topics)
@@ -374,7 +414,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
             continue;
           // As Kafka: the topic is being created; clients retry on LEADER_NOT_AVAILABLE.
           auto name = t.name;
-          self->request(self->state.member, partition_request_timeout, create_topic_atom_v, topic_spec{name, -1, -1, {}})
+          self->request(self->state.member, partition_request_timeout, create_topic_atom_v, topic_spec{name, -1, -1, {}},
+                        true)
             .then([](topic_description&) {},
                   [name](caf::error& err) {
                     log_line("auto-creating topic %s: %s", name.c_str(), describe(err).c_str());
@@ -515,6 +556,21 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       auto& groups = self->state.ctx.groups;
       if (auto actor = groups ? groups->find_or_spawn(group_id) : std::nullopt)
         return *actor;
+      if (auto where = groups ? groups->locate(group_id) : std::nullopt) {
+        // Cluster mode: another broker coordinates it (its id in the context), or nobody now.
+        auto me = my_id(self);
+        if (!where->available())
+          return caf::make_error(kafka_error::coordinator_not_available,
+                                 "no live coordinator for group '" + group_id + "'"
+                                   + (where->topic_exists() ? " (its offsets partition has no leader)"
+                                                            : " (the offsets topic is being created)"));
+        if (where->coordinator != me)
+          return caf::make_error(kafka_error::not_coordinator, where->coordinator,
+                                 "broker " + std::to_string(me) + " does not coordinate group '" + group_id
+                                   + "'; broker " + std::to_string(where->coordinator) + " does");
+        return caf::make_error(kafka_error::not_coordinator, where->coordinator,
+                               "broker " + std::to_string(me) + " is taking over group '" + group_id + "'");
+      }
       return caf::make_error(kafka_error::not_coordinator, "the node is shutting down");
     },
     [=](list_groups_atom) {

@@ -103,7 +103,9 @@ using node_actor = caf::typed_actor<
   caf::replies_to<list_topics_atom>::with<std::vector<std::string>>,
   /// The actor of the consumer group this node coordinates, spawned on first use (error:
   /// not_coordinator while the node shuts down). cafka's client joins, heartbeats and
-  /// commits through it directly.
+  /// commits through it directly. In cluster mode only the leader of the group's
+  /// __consumer_offsets partition coordinates it: elsewhere the error is not_coordinator
+  /// with context (coordinator id, text), or coordinator_not_available while it has none.
   caf::replies_to<group_coordinator_atom, std::string>::with<group_actor>,
   /// The ids of the groups this node coordinates (with members or committed offsets).
   caf::replies_to<list_groups_atom>::with<std::vector<std::string>>,

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "cluster/offset_records.hpp"
 #include "protocol/kafka_error.hpp"
 
 namespace cafka {
@@ -13,8 +14,12 @@ cluster_metadata metadata_from_view(const cluster::cluster_view& view, int32_t m
   out.controller_id = view.controller() ? view.controller()->broker_id : -1;
   for (auto& b : view.brokers())
     out.brokers.push_back(broker_info{b.id, b.host, b.kafka_port, b.caf_port});
-  if (all_topics)
-    names = view.topic_names();
+  if (all_topics) { // the internal __consumer_offsets only when asked for by name
+    names.clear();
+    for (auto& name : view.topic_names())
+      if (name != cluster::offsets_topic_name)
+        names.push_back(name);
+  }
   for (auto& name : names) {
     topic_metadata t{name, 0, {}};
     auto described = view.describe_topic(name);
@@ -25,7 +30,8 @@ cluster_metadata metadata_from_view(const cluster::cluster_view& view, int32_t m
     }
     for (auto& pm : *described) {
       partition_metadata p{pm.partition, 0, pm.leader, pm.replicas, {}};
-      if (pm.leader == my_id) {
+      // __consumer_offsets has no partition actors: its leaders are the group coordinators.
+      if (pm.leader == my_id && name != cluster::offsets_topic_name) {
         auto it = served.find(topic_partition{name, pm.partition});
         if (it != served.end())
           p.actor = it->second;

@@ -5,6 +5,11 @@
 // if that broker is live. A partition without a live leader, or one this broker leads but
 // has not opened yet, is LEADER_NOT_AVAILABLE (leader -1): clients retry. The actor handle
 // is filled only for partitions served here.
+//
+// The internal __consumer_offsets (docs/cluster.md, "Groups across nodes") is left out of
+// all-topics answers (choice: Kafka lists it flagged internal, which cafka's Metadata cannot
+// say, and clients subscribing by pattern should never see it); asked for by name, it is
+// described with its leaders (the group coordinators) and no partition actors.
 
 #include <cstdint>
 #include <map>

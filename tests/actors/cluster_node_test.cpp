@@ -16,6 +16,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <cstring>
 #include <thread>
 
@@ -34,6 +36,7 @@
 #include "actors/system_config.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "cluster/embedded_store.hpp"
+#include "cluster/offsets_partition.hpp"
 #include "protocol/byte_reader.hpp"
 #include "protocol/byte_writer.hpp"
 #include "protocol/record_batch.hpp"
@@ -303,6 +306,84 @@ int16_t produce_error_v3(wire_connection& conn, const topic_partition& tp) {
   return error;
 }
 
+// -- groups across nodes --
+
+constexpr int16_t not_coordinator_code = 16;
+
+// What a node answers to group_coordinator_atom: the group's actor, or the error and (for
+// not_coordinator) the coordinator's id from the error's context.
+struct coordinator_reply {
+  std::optional<group_actor> actor;
+  kafka_error error = kafka_error::none;
+  int32_t named = -1;
+};
+
+coordinator_reply ask_coordinator(member_node& m, const std::string& group) {
+  caf::scoped_actor self{m.sys};
+  coordinator_reply out;
+  self->request(m.n.actor, 10s, group_coordinator_atom_v, group)
+    .receive([&](group_actor& g) { out.actor = g; },
+             [&](caf::error& e) {
+               out.error = to_kafka_error(e);
+               if (e.context().match_element<int32_t>(0))
+                 out.named = e.context().get_as<int32_t>(0);
+             });
+  return out;
+}
+
+// The broker every running node names as the group's coordinator (-1 until they agree).
+int32_t agreed_coordinator(three_nodes& c, const std::string& group) {
+  int32_t coordinator = -1;
+  for (int id = 1; id <= 3; ++id) {
+    if (!c.node(id).running)
+      continue;
+    auto r = ask_coordinator(c.node(id), group);
+    auto named = r.actor ? id : (r.error == kafka_error::not_coordinator ? r.named : -1);
+    if (named < 0 || (coordinator >= 0 && named != coordinator))
+      return -1;
+    coordinator = named;
+  }
+  return coordinator;
+}
+
+caf::expected<std::vector<group_offset>> fetch_offsets(member_node& m, group_actor g) {
+  caf::scoped_actor self{m.sys};
+  caf::expected<std::vector<group_offset>> out{caf::error{}};
+  self->request(g, 10s, fetch_offsets_atom_v, group_offset_query{true, {}})
+    .receive([&](std::vector<group_offset>& found) { out = std::move(found); },
+             [&](caf::error& e) { out = std::move(e); });
+  return out;
+}
+
+// FindCoordinator v0 over the wire: error code, node id, port.
+std::tuple<int16_t, int32_t, int32_t> find_coordinator_v0(wire_connection& conn, const std::string& group) {
+  std::vector<char> body;
+  protocol::byte_writer w{body};
+  w.write_string(group);
+  auto response = conn.call(10, 0, body);
+  protocol::byte_reader r{{response.data(), response.size()}};
+  auto error = r.read_i16();
+  auto id = r.read_i32();
+  r.read_string();
+  auto port = r.read_i32();
+  BOOST_REQUIRE(r.ok());
+  return {error, id, port};
+}
+
+// Heartbeat v0 over the wire: its error code.
+int16_t heartbeat_v0(wire_connection& conn, const std::string& group) {
+  std::vector<char> body;
+  protocol::byte_writer w{body};
+  w.write_string(group);
+  w.write_i32(1);
+  w.write_string("nobody");
+  auto response = conn.call(12, 0, body);
+  protocol::byte_reader r{{response.data(), response.size()}};
+  auto error = r.read_i16();
+  BOOST_REQUIRE(r.ok());
+  return error;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(cluster_node)
@@ -511,6 +592,99 @@ BOOST_AUTO_TEST_CASE(topic_requests_are_forwarded_to_the_controller_over_the_mid
   BOOST_REQUIRE(eventually([&] {
     auto md = c.node(controller).metadata({"fwd"});
     return md && md->topics.at(0).error == protocol::wire_code(kafka_error::unknown_topic_or_partition);
+  }));
+}
+
+BOOST_AUTO_TEST_CASE(a_group_is_coordinated_by_the_leader_of_its_offsets_partition) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto created = c.node(1).create(topic_spec{"events", 3, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  const std::string group = "billing";
+  // The first lookup creates __consumer_offsets; then every node names the same broker.
+  int32_t coordinator = -1;
+  BOOST_REQUIRE(eventually([&] { return (coordinator = agreed_coordinator(c, group)) > 0; }));
+  // ... which leads the group's partition of __consumer_offsets (hidden from all-topics).
+  auto partition = cluster::offsets_partition_for(group, 50);
+  auto ls = leaders(c.node(2), "__consumer_offsets");
+  BOOST_REQUIRE_EQUAL(ls.size(), 50u);
+  BOOST_TEST(ls.at(static_cast<size_t>(partition)) == coordinator);
+  std::set<int32_t> coordinators(ls.begin(), ls.end());
+  BOOST_TEST(coordinators.size() == 3u, "the offsets partitions are spread over every broker");
+  auto all = c.node(1).metadata({}, true);
+  BOOST_REQUIRE(all);
+  for (auto& t : all->topics)
+    BOOST_TEST(t.name != "__consumer_offsets");
+
+  // A commit to the coordinator is fetched back.
+  auto other = coordinator == 1 ? 2 : 1;
+  auto here = ask_coordinator(c.node(coordinator), group);
+  BOOST_REQUIRE(here.actor);
+  {
+    caf::scoped_actor self{c.node(coordinator).sys};
+    bool committed = false;
+    group_offset_commit commit{"", std::nullopt, -1, {{topic_partition{"events", 1}, 42, -1, "m"}}};
+    self->request(*here.actor, 10s, commit_offsets_atom_v, commit)
+      .receive([&] { committed = true; }, [](caf::error& e) { BOOST_FAIL(describe(e)); });
+    BOOST_REQUIRE(committed);
+  }
+  auto fetched = fetch_offsets(c.node(coordinator), *here.actor);
+  BOOST_REQUIRE_MESSAGE(fetched, why(fetched));
+  BOOST_REQUIRE_EQUAL(fetched->size(), 1u);
+  BOOST_TEST(fetched->at(0).offset == 42);
+  // Another node does not coordinate it: not_coordinator, naming the coordinator.
+  auto elsewhere = ask_coordinator(c.node(other), group);
+  BOOST_TEST(!elsewhere.actor);
+  BOOST_TEST((elsewhere.error == kafka_error::not_coordinator));
+  BOOST_TEST(elsewhere.named == coordinator);
+
+  // The coordinator goes (replication factor 1): nobody coordinates the group.
+  c.node(coordinator).stop();
+  BOOST_REQUIRE(eventually([&] {
+    return ask_coordinator(c.node(other), group).error == kafka_error::coordinator_not_available;
+  }));
+  // It comes back with its log dir: it coordinates the group again, with its offsets.
+  c.start(coordinator - 1);
+  BOOST_REQUIRE(eventually([&] { return agreed_coordinator(c, group) == coordinator; }));
+  auto back = ask_coordinator(c.node(coordinator), group);
+  BOOST_REQUIRE(back.actor);
+  auto again = fetch_offsets(c.node(coordinator), *back.actor);
+  BOOST_REQUIRE_MESSAGE(again, why(again));
+  BOOST_REQUIRE_EQUAL(again->size(), 1u);
+  BOOST_TEST(again->at(0).offset == 42);
+  BOOST_TEST(again->at(0).metadata == "m");
+}
+
+BOOST_AUTO_TEST_CASE(the_kafka_wire_names_the_coordinator_and_refuses_groups_of_others) {
+  three_nodes c{true};
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  const std::string group = "wire-group";
+  auto port_of = [&](int id) { return c.node(id).n.listeners.at(0).address.port; };
+  int32_t coordinator = -1;
+  BOOST_REQUIRE(eventually([&] {
+    wire_connection conn{port_of(1)};
+    auto [error, id, port] = find_coordinator_v0(conn, group);
+    if (error != 0) { // COORDINATOR_NOT_AVAILABLE while the offsets topic is created
+      BOOST_TEST(error == protocol::wire_code(kafka_error::coordinator_not_available));
+      return false;
+    }
+    coordinator = id;
+    return true;
+  }));
+  for (int id = 1; id <= 3; ++id) {
+    wire_connection conn{port_of(id)};
+    auto [error, named, port] = find_coordinator_v0(conn, group);
+    BOOST_TEST(error == 0);
+    BOOST_TEST(named == coordinator);
+    BOOST_TEST(port == port_of(coordinator));
+  }
+  auto other = coordinator == 1 ? 2 : 1;
+  wire_connection to_other{port_of(other)};
+  BOOST_TEST(heartbeat_v0(to_other, group) == not_coordinator_code);
+  // The coordinator itself knows no such member (the group was never joined).
+  BOOST_REQUIRE(eventually([&] {
+    wire_connection to_coordinator{port_of(coordinator)};
+    return heartbeat_v0(to_coordinator, group) == protocol::wire_code(kafka_error::unknown_member_id);
   }));
 }
 
