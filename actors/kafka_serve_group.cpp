@@ -52,6 +52,17 @@ std::optional<group_actor> existing_group(const kafka_services& s, const std::st
   return s.groups->find(group_id);
 }
 
+// SyncGroup, Heartbeat and LeaveGroup name members of an existing group: none and its actor
+// in `group`, or the error to answer instead (no such group: no such member, as Kafka).
+kafka_error member_group(const kafka_services& s, const std::string& group_id, std::optional<group_actor>& group) {
+  if (group_id.empty())
+    return kafka_error::invalid_group_id;
+  if (coordinated_elsewhere(s, group_id))
+    return kafka_error::not_coordinator;
+  group = existing_group(s, group_id);
+  return group ? kafka_error::none : kafka_error::unknown_member_id;
+}
+
 // The group's actor, spawned on first use; nullopt while the node is stopping.
 std::optional<group_actor> group_for(const kafka_services& s, const std::string& group_id) {
   if (!s.groups)
@@ -170,13 +181,9 @@ void serve(const kafka_services& s, wire::sync_group_request&& req, const kafka_
     resp.assignment = std::move(assignment);
     reply.send([&](wire::byte_writer& w) { wire::encode_sync_group_response(resp, version, w); });
   };
-  if (req.group_id.empty())
-    return send(kafka_error::invalid_group_id, {});
-  if (coordinated_elsewhere(s, req.group_id))
-    return send(kafka_error::not_coordinator, {});
-  auto group = existing_group(s, req.group_id);
-  if (!group) // Kafka: no such group, so no such member
-    return send(kafka_error::unknown_member_id, {});
+  std::optional<group_actor> group;
+  if (auto e = member_group(s, req.group_id, group); e != kafka_error::none)
+    return send(e, {});
   cluster::sync_request sr;
   sr.member_id = std::move(req.member_id);
   sr.group_instance_id = std::move(req.group_instance_id);
@@ -195,13 +202,9 @@ void serve(const kafka_services& s, wire::heartbeat_request&& req, const kafka_r
     resp.error_code = protocol::wire_code(e);
     reply.send([&](wire::byte_writer& w) { wire::encode_heartbeat_response(resp, version, w); });
   };
-  if (req.group_id.empty())
-    return send(kafka_error::invalid_group_id);
-  if (coordinated_elsewhere(s, req.group_id))
-    return send(kafka_error::not_coordinator);
-  auto group = existing_group(s, req.group_id);
-  if (!group)
-    return send(kafka_error::unknown_member_id);
+  std::optional<group_actor> group;
+  if (auto e = member_group(s, req.group_id, group); e != kafka_error::none)
+    return send(e);
   cluster::heartbeat_request hr{std::move(req.member_id), std::move(req.group_instance_id), req.generation_id};
   s.self->request(*group, group_timeout, heartbeat_atom_v, std::move(hr))
     .then([send]() { send(kafka_error::none); }, [send](caf::error& err) { send(group_error(err)); });
@@ -214,13 +217,9 @@ void serve(const kafka_services& s, wire::leave_group_request&& req, const kafka
     resp.error_code = protocol::wire_code(e);
     reply.send([&](wire::byte_writer& w) { wire::encode_leave_group_response(resp, version, w); });
   };
-  if (req.group_id.empty())
-    return send(kafka_error::invalid_group_id);
-  if (coordinated_elsewhere(s, req.group_id))
-    return send(kafka_error::not_coordinator);
-  auto group = existing_group(s, req.group_id);
-  if (!group)
-    return send(kafka_error::unknown_member_id);
+  std::optional<group_actor> group;
+  if (auto e = member_group(s, req.group_id, group); e != kafka_error::none)
+    return send(e);
   std::vector<cluster::member_identity> leaving{{std::move(req.member_id), std::nullopt}};
   s.self->request(*group, group_timeout, leave_group_atom_v, std::move(leaving))
     .then(
