@@ -57,10 +57,10 @@ std::optional<group_actor> existing_group(const kafka_services& s, const std::st
 kafka_error member_group(const kafka_services& s, const std::string& group_id, std::optional<group_actor>& group) {
   if (group_id.empty())
     return kafka_error::invalid_group_id;
-  if (coordinated_elsewhere(s, group_id))
-    return kafka_error::not_coordinator;
-  group = existing_group(s, group_id);
-  return group ? kafka_error::none : kafka_error::unknown_member_id;
+  // The registry only holds groups this node coordinates: ask where the group is only on a miss.
+  if ((group = existing_group(s, group_id)))
+    return kafka_error::none;
+  return coordinated_elsewhere(s, group_id) ? kafka_error::not_coordinator : kafka_error::unknown_member_id;
 }
 
 // The group's actor, spawned on first use; nullopt while the node is stopping.

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <future>
-#include <mutex>
 
 #include <caf/all.hpp>
 
@@ -65,28 +64,10 @@ std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, cons
   });
 }
 
-// The I/O worker once it is spawned: listeners (and so commits) start before it.
-struct io_worker_slot {
-  std::mutex mutex;
-  caf::actor worker;
-};
-
-// Opens __consumer_offsets. Its fsyncs go to the I/O worker once `slot` holds it; until
-// then (commits arriving while the node starts, with a finite log.flush.*) they run inline.
-result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t now_ms,
-                                                       std::shared_ptr<io_worker_slot> slot,
+// Opens __consumer_offsets; its fsyncs run on the I/O worker.
+result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t now_ms, caf::actor io_worker,
                                                        std::string& error_text) {
-  auto run = [slot](std::function<std::error_code()> job) {
-    caf::actor worker;
-    {
-      std::lock_guard<std::mutex> guard{slot->mutex};
-      worker = slot->worker;
-    }
-    if (worker)
-      caf::anon_send(worker, io_job{std::move(job)});
-    else
-      job();
-  };
+  auto run = [io_worker](std::function<std::error_code()> job) { caf::anon_send(io_worker, io_job{std::move(job)}); };
   auto cfg = config::to_log_config(ns.config);
   auto store = offset_log_store::open(*ns.dirs.front(), cfg, now_ms, run,
                                      offset_store_options{ns.config.offsets_topic_num_partitions});
@@ -139,8 +120,17 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   if (!ns)
     return ns.error();
   n.storage = *ns;
-  auto worker_slot = std::make_shared<io_worker_slot>();
-  auto offsets = open_offsets(*n.storage, now_ms(), worker_slot, error_text);
+  // First: commits may arrive as soon as the listeners run, and their fsyncs go here.
+  n.io_worker = spawn_io_worker(sys);
+  struct stop_worker_unless_started {
+    caf::actor& worker;
+    bool started = false;
+    ~stop_worker_unless_started() {
+      if (!started)
+        caf::anon_send_exit(worker, caf::exit_reason::user_shutdown);
+    }
+  } worker_guard{n.io_worker};
+  auto offsets = open_offsets(*n.storage, now_ms(), n.io_worker, error_text);
   if (!offsets) {
     close_node_storage(*n.storage);
     return offsets.error();
@@ -179,9 +169,10 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   }
   // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
   // is listed (state Empty) and described before anyone joins it again. (In cluster mode
-  // nothing is served yet: see above.)
-  for (auto& group_id : n.offsets->groups())
-    n.groups->find_or_spawn(group_id);
+  // the node actor does it per partition it comes to lead: see above.)
+  if (!cluster_mode)
+    for (auto& group_id : n.offsets->groups())
+      n.groups->find_or_spawn(group_id);
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
   // Without CAF's network layer (in-process tests and simulations) there are no sockets.
@@ -206,11 +197,6 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     error_text = "registering broker " + std::to_string(cfg.broker_id) + ": " + registration.error().message();
     return registration.error();
   }
-  n.io_worker = spawn_io_worker(sys);
-  {
-    std::lock_guard<std::mutex> guard{worker_slot->mutex};
-    worker_slot->worker = n.io_worker;
-  }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
                                                registration->controller_id, n.groups,
                                                n.views});
@@ -222,6 +208,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.offsets_expirer = spawn_offsets_expirer(
     sys, offsets_expirer_config{n.offsets, n.groups, std::chrono::milliseconds(cfg.offsets_retention_check_interval_ms),
                                 int64_t{cfg.offsets_retention_minutes} * 60 * 1000, now_ms});
+  worker_guard.started = true;
   return n;
 }
 

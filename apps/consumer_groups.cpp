@@ -161,7 +161,8 @@ int describe_group(session& s, const std::string& id) {
   std::set<std::string> topics;
   for (auto& [tp, _] : committed)
     topics.insert(tp.topic);
-  for (auto& [tp, _] : cluster::partition_owners(d))
+  auto owners = cluster::partition_owners(d);
+  for (auto& [tp, _] : owners)
     topics.insert(tp.topic);
   auto rows = cluster::group_lag(d, committed, s.bounds(topics));
   std::printf("Consumer group '%s' is %s with %zu member(s)%s%s.\n\n", id.c_str(), cluster::to_string(d.state),
@@ -173,10 +174,11 @@ int describe_group(session& s, const std::string& id) {
                      text_or_dash(r.log_end), text_or_dash(r.lag), or_dash(r.member_id), or_dash(r.client_host),
                      or_dash(r.client_id)});
   // Members that hold nothing (yet) are listed too, as Kafka does.
-  auto owners = cluster::partition_owners(d);
+  std::set<std::string> holding;
+  for (auto& [_, member] : owners)
+    holding.insert(member->member_id);
   for (auto& m : d.members) {
-    bool holds = std::any_of(owners.begin(), owners.end(), [&](auto& o) { return o.second->member_id == m.member_id; });
-    if (!holds)
+    if (holding.count(m.member_id) == 0)
       table.push_back({id, "-", "-", "-", "-", "-", m.member_id, or_dash(m.client_host), or_dash(m.client_id)});
   }
   print_table(table);

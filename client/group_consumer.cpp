@@ -156,14 +156,14 @@ void commit(self_ptr self, std::vector<group_offset> offsets, std::function<void
       [=](caf::error& err) { done(err); });
 }
 
-// Lost the coordinator (or could not reach it): start over after a backoff.
-void lose(self_ptr self, const caf::error& err) {
+// Lost the coordinator (or could not reach it): start over after a backoff. The consumer
+// is not told: the member recovers by itself.
+void lose(self_ptr self) {
   auto& st = self->state;
   revoke(self);
   st.ph = phase::finding;
   st.generation = -1;
   auto delay = backoff_delay(st.opts.fetch.retry_backoff, st.failures++);
-  (void) err; // the consumer is not told: the member recovers by itself
   self->delayed_send(self, delay, retry_atom_v, st.round);
 }
 
@@ -195,7 +195,7 @@ void on_group_error(self_ptr self, const caf::error& err) {
     return;
   }
   if (err.category() != caf::atom("cafka")) { // timeouts, lost connections
-    lose(self, err);
+    lose(self);
     return;
   }
   switch (static_cast<kafka_error>(err.code())) {
@@ -212,7 +212,7 @@ void on_group_error(self_ptr self, const caf::error& err) {
     case kafka_error::coordinator_load_in_progress:
     case kafka_error::request_timed_out:
     case kafka_error::network_exception:
-      lose(self, err);
+      lose(self);
       return;
     default:
       fatal(self, err);
@@ -316,9 +316,9 @@ void lead(self_ptr self, cluster::join_answer a) {
         }
         sync(self, std::move(plan.assignments));
       },
-      [=](caf::error& err) {
+      [=](caf::error&) {
         if (round == self->state.round)
-          lose(self, err);
+          lose(self);
       });
 }
 
@@ -396,14 +396,14 @@ void start_over(self_ptr self) {
               }
               join(self);
             },
-            [=](caf::error& err) {
+            [=](caf::error&) {
               if (round == self->state.round)
-                lose(self, err);
+                lose(self);
             });
       },
-      [=](caf::error& err) {
+      [=](caf::error&) {
         if (round == self->state.round)
-          lose(self, err);
+          lose(self);
       });
 }
 
@@ -582,7 +582,7 @@ caf::behavior member(self_ptr self, node_actor node, caf::actor consumer, group_
       if (st.stop_requested)
         finish_stop(self);
       else
-        lose(self, dm.reason);
+        lose(self);
     }
   });
   if (!problem.empty()) {

@@ -13,12 +13,12 @@ group_coordinator_location locate_group_coordinator(const cluster_view& view, st
   if (topic == nullptr || topic->partitions.empty())
     return out;
   out.partition = offsets_partition_for(group, static_cast<int32_t>(topic->partitions.size()));
-  out.coordinator = view.live_leader(std::string{offsets_topic_name}, out.partition);
-  if (out.coordinator != no_broker)
-    if (auto* reg = view.broker(out.coordinator))
-      out.broker = *reg;
-  if (!out.broker)
-    out.coordinator = no_broker;
+  // A leader is live exactly when it has a registration.
+  auto leader = topic->partitions[static_cast<size_t>(out.partition)].state.leader;
+  if (auto* reg = view.broker(leader)) {
+    out.coordinator = leader;
+    out.broker = *reg;
+  }
   return out;
 }
 

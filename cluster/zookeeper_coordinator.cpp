@@ -320,7 +320,7 @@ void submit(core& c, bool valid_path, Callback done, watcher w, Issue issue) {
     watch_ticket* wt = nullptr;
     {
       std::lock_guard<std::mutex> guard{c.m};
-      refused = c.zh ? c.refusal() : make_error_code(errc::closed);
+      refused = c.refusal(); // zh is null only after close(), which refusal() reports
       if (!refused) {
         t = c.add(std::make_unique<call_ticket<Callback>>(&c, std::move(done)));
         if (w)

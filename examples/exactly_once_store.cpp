@@ -12,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "storage/file.hpp"
+
 namespace cafka::examples {
 
 namespace {
@@ -36,17 +38,6 @@ void write_all(int fd, std::string_view data, const std::string& path) {
 void sync_fd(int fd, const std::string& path) {
   if (::fsync(fd) != 0)
     fail_sys("cannot fsync", path);
-}
-
-// Makes a rename inside `dir` durable (the directory entry is data of the folder).
-void sync_dir(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0)
-    fail_sys("cannot open", dir);
-  int rc = ::fsync(fd);
-  ::close(fd);
-  if (rc != 0)
-    fail_sys("cannot fsync", dir);
 }
 
 template <class T>
@@ -174,22 +165,9 @@ void state_store::commit(const std::map<int32_t, int64_t>& next_offsets) {
   next.output_bytes += pending_bytes_;
   next.output_records += pending_records_;
   next.next_offsets = next_offsets;
-  auto tmp_path = dir_ + "/checkpoint.tmp";
-  int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    fail_sys("cannot open", tmp_path);
-  try {
-    write_all(fd, to_text(next), tmp_path);
-    sync_fd(fd, tmp_path);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
-  auto cp_path = dir_ + "/checkpoint";
-  if (::rename(tmp_path.c_str(), cp_path.c_str()) != 0)
-    fail_sys("cannot rename " + tmp_path + " to", cp_path);
-  sync_dir(dir_);
+  // The rename is the commit point (temporary file, fsync, rename, fsync of the folder).
+  if (auto st = storage::write_file_atomically(dir_ + "/checkpoint", to_text(next)); !st)
+    throw std::runtime_error("cannot write " + dir_ + "/checkpoint: " + st.error().message());
   committed_ = std::move(next);
   pending_bytes_ = pending_records_ = 0;
 }
