@@ -15,6 +15,16 @@
 // which describes the group and stores the offsets; the topic descriptions give log starts
 // and ends. The table logic is cluster/group_lag.hpp.
 //
+// In a cluster the --bootstrap-server may be any broker. A group lives on the broker that
+// coordinates it: a node that does not answers NOT_COORDINATOR naming that broker, and the
+// tool asks that broker instead (its host:caf.port from the metadata; one hop,
+// client/coordinator_hop.hpp). --list asks every live broker of the metadata for the groups
+// it coordinates and prints the union, as Kafka's tool does; a broker that cannot be reached
+// is named on stderr and left out (the bootstrap broker must answer). Log start and end
+// offsets come from every broker too (each describes the partitions it leads).
+// --describe looks for the group in that union first (asking for a group's actor creates
+// the group).
+//
 // Exit codes: 0 done, 1 the broker refused or could not be reached, 2 a bad argument.
 
 #include <algorithm>
@@ -36,6 +46,7 @@
 #include "apps/tool_args.hpp"
 #include "client/client_config.hpp"
 #include "client/connect.hpp"
+#include "client/coordinator_hop.hpp"
 #include "cluster/group_lag.hpp"
 
 using namespace cafka;
@@ -68,9 +79,46 @@ struct session {
   caf::actor_system& sys;
   node_actor node;
   milliseconds timeout;
+  milliseconds connect_timeout;
+
+  // The live brokers of the metadata with a caf.port: (id, host, caf.port).
+  std::vector<broker_info> brokers() {
+    auto md = ask<cluster_metadata>(sys, node, timeout, metadata_atom_v, metadata_request{});
+    if (!md)
+      tools::fail(tool, "cannot read the cluster's metadata: " + describe(md.error()));
+    std::vector<broker_info> out;
+    for (auto& b : md->brokers)
+      if (b.caf_port > 0 && b.caf_port <= 65535)
+        out.push_back(b);
+    return out;
+  }
+
+  std::map<int32_t, caf::expected<node_actor>> nodes; ///< by broker id, reached once
+
+  caf::expected<node_actor> node_of(const broker_info& b) {
+    auto it = nodes.find(b.id);
+    if (it == nodes.end())
+      it = nodes.emplace(b.id, client::connect(sys, b.host, static_cast<uint16_t>(b.caf_port), connect_timeout))
+             .first;
+    return it->second;
+  }
 
   group_actor group(const std::string& id) {
     auto g = ask<group_actor>(sys, node, timeout, group_coordinator_atom_v, id);
+    if (auto next = g ? std::nullopt : client::coordinator_hint(g.error())) {
+      // Coordinated by another broker: ask it (one hop).
+      for (auto& b : brokers()) {
+        if (b.id != *next)
+          continue;
+        auto there = node_of(b);
+        if (!there)
+          tools::fail(tool, "group '" + id + "' is coordinated by broker " + std::to_string(b.id) + " at " + b.host
+                              + ":" + std::to_string(b.caf_port) + ", which cannot be reached: "
+                              + describe(there.error()));
+        g = ask<group_actor>(sys, *there, timeout, group_coordinator_atom_v, id);
+        break;
+      }
+    }
     if (!g)
       tools::fail(tool, "cannot find group '" + id + "': " + describe(g.error()));
     return *g;
@@ -93,9 +141,14 @@ struct session {
     return out;
   }
 
-  // Log start and end of every partition of `topics`; unknown topics are left out.
+  // Log start and end of every partition of `topics`; unknown topics are left out. In a
+  // cluster a broker describes only the partitions it leads: the others come from the other
+  // brokers (one that cannot be reached leaves its partitions' ends unknown, said on stderr).
   std::map<cluster::topic_partition, cluster::partition_bounds> bounds(const std::set<std::string>& topics) {
     std::map<cluster::topic_partition, cluster::partition_bounds> out;
+    auto others = topics.empty() ? std::vector<broker_info>{} : brokers();
+    if (others.size() < 2)
+      others.clear(); // a single node describes every partition itself
     for (auto& topic : topics) {
       auto d = ask<topic_description>(sys, node, timeout, describe_atom_v, topic);
       if (!d && to_kafka_error(d.error()) == kafka_error::unknown_topic_or_partition)
@@ -104,6 +157,18 @@ struct session {
         tools::fail(tool, "cannot describe topic '" + topic + "': " + describe(d.error()));
       for (auto& p : d->partitions)
         out[p.tp] = {p.log_start_offset, p.high_watermark};
+      for (auto& b : others) {
+        auto n = node_of(b);
+        auto there = n ? ask<topic_description>(sys, *n, timeout, describe_atom_v, topic)
+                       : caf::expected<topic_description>{n.error()};
+        if (!there) {
+          std::fprintf(stderr, "%s: log ends of broker %d's partitions of '%s' unknown: %s\n", tool, b.id,
+                       topic.c_str(), describe(there.error()).c_str());
+          continue;
+        }
+        for (auto& p : there->partitions)
+          out.emplace(p.tp, cluster::partition_bounds{p.log_start_offset, p.high_watermark});
+      }
     }
     return out;
   }
@@ -136,12 +201,30 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
   }
 }
 
+// The groups of every broker (a single node: its own), sorted, without duplicates.
 std::vector<std::string> group_names(session& s) {
   auto names = ask<std::vector<std::string>>(s.sys, s.node, s.timeout, list_groups_atom_v);
   if (!names)
     tools::fail(tool, "cannot list groups: " + describe(names.error()));
-  std::sort(names->begin(), names->end());
-  return *names;
+  std::set<std::string> all(names->begin(), names->end());
+  auto brokers = s.brokers();
+  if (brokers.size() > 1) {
+    // Cluster: each broker lists the groups it coordinates. The bootstrap node is one of
+    // them; asking it again through its listed address costs one more request, no harm.
+    for (auto& b : brokers) {
+      auto where = "broker " + std::to_string(b.id) + " at " + b.host + ":" + std::to_string(b.caf_port);
+      auto n = s.node_of(b);
+      auto theirs = n ? ask<std::vector<std::string>>(s.sys, *n, s.timeout, list_groups_atom_v)
+                      : caf::expected<std::vector<std::string>>{n.error()};
+      if (!theirs) {
+        std::fprintf(stderr, "%s: cannot list the groups of %s: %s\n", tool, where.c_str(),
+                     describe(theirs.error()).c_str());
+        continue;
+      }
+      all.insert(theirs->begin(), theirs->end());
+    }
+  }
+  return {all.begin(), all.end()};
 }
 
 int list_groups(session& s) {
@@ -277,7 +360,7 @@ int run_tool(const tools::args& a) {
   auto node = client::connect(sys, bootstrap, connect_timeout);
   if (!node)
     tools::fail(tool, "cannot reach broker at " + bootstrap + ": " + describe(node.error()));
-  session s{sys, *node, timeout};
+  session s{sys, *node, timeout, connect_timeout, {}};
   if (action == "list")
     return list_groups(s);
   if (action == "describe")

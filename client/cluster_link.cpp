@@ -8,6 +8,7 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "client/coordinator_hop.hpp"
 #include "client/routing_view.hpp"
 
 namespace cafka::client {
@@ -33,7 +34,7 @@ struct cluster_link_state {
   std::shared_ptr<links> all = std::make_shared<links>();
 };
 
-using self_ptr = node_link_actor::stateful_pointer<cluster_link_state>;
+using self_ptr = cluster_link_actor::stateful_pointer<cluster_link_state>;
 
 // One metadata request on its way through the steps of the header comment.
 struct routing_job {
@@ -49,11 +50,24 @@ struct routing_job {
 
 using job_ptr = std::shared_ptr<routing_job>;
 
-std::chrono::milliseconds remaining(const routing_job& job) {
+std::chrono::milliseconds remaining(clock_type::time_point deadline) {
   using namespace std::chrono;
-  auto left = duration_cast<milliseconds>(job.deadline - clock_type::now());
+  auto left = duration_cast<milliseconds>(deadline - clock_type::now());
   return std::max(left, milliseconds(1));
 }
+
+std::chrono::milliseconds remaining(const routing_job& job) {
+  return remaining(job.deadline);
+}
+
+// One group_coordinator_atom request on its way (see "Groups" in the header comment).
+struct group_lookup {
+  std::string group;
+  clock_type::time_point deadline;
+  caf::typed_response_promise<group_actor> rp;
+};
+
+using lookup_ptr = std::shared_ptr<group_lookup>;
 
 // The link to broker `id` at `ep`, made on demand.
 node_link_actor link_to(self_ptr self, int32_t id, const endpoint& ep) {
@@ -146,7 +160,45 @@ void ask_next_source(self_ptr self, const job_ptr& job) {
       });
 }
 
-node_link_actor::behavior_type cluster_link(self_ptr self, node_actor node, link_options opts) {
+void hop_to_coordinator(self_ptr self, const lookup_ptr& lookup, int32_t coordinator, caf::error not_there);
+
+// The group's actor from the node behind `link`; on NOT_COORDINATOR naming another broker,
+// one hop there if `may_hop`.
+void ask_for_group(self_ptr self, const lookup_ptr& lookup, node_link_actor link, bool may_hop) {
+  self->request(link, remaining(lookup->deadline), caf::get_atom_v)
+    .then(
+      [=](node_actor& node) {
+        self->request(node, remaining(lookup->deadline), group_coordinator_atom_v, lookup->group)
+          .then([=](group_actor& group) { lookup->rp.deliver(std::move(group)); },
+                [=](caf::error& err) {
+                  auto next = may_hop ? coordinator_hint(err) : std::nullopt;
+                  if (next)
+                    hop_to_coordinator(self, lookup, *next, std::move(err));
+                  else
+                    lookup->rp.deliver(std::move(err));
+                });
+      },
+      [=](caf::error& err) { lookup->rp.deliver(std::move(err)); });
+}
+
+// Where broker `coordinator` is, from the bootstrap node's metadata; then ask it. A broker
+// the metadata does not list (gone meanwhile) leaves the first answer as the outcome.
+void hop_to_coordinator(self_ptr self, const lookup_ptr& lookup, int32_t coordinator, caf::error not_there) {
+  self->request(self->state.all->bootstrap, remaining(lookup->deadline), metadata_atom_v, metadata_request{})
+    .then(
+      [=](cluster_metadata& md) {
+        auto view = routing_view::from(md);
+        auto ep = view.address_of(coordinator);
+        if (!ep) {
+          lookup->rp.deliver(not_there);
+          return;
+        }
+        ask_for_group(self, lookup, link_to(self, coordinator, *ep), false);
+      },
+      [=](caf::error&) { lookup->rp.deliver(not_there); });
+}
+
+cluster_link_actor::behavior_type cluster_link(self_ptr self, node_actor node, link_options opts) {
   auto& st = self->state;
   st.opts = opts;
   st.all->bootstrap = spawn_node_link(self->system(), std::move(node), std::move(opts));
@@ -176,6 +228,14 @@ node_link_actor::behavior_type cluster_link(self_ptr self, node_actor node, link
               [=](caf::error& err) mutable { rp.deliver(std::move(err)); });
       return rp;
     },
+    [=](group_coordinator_atom, std::string& group) -> caf::result<group_actor> {
+      auto lookup = std::make_shared<group_lookup>();
+      lookup->group = std::move(group);
+      lookup->deadline = clock_type::now() + self->state.opts.request_timeout;
+      lookup->rp = self->make_response_promise<group_actor>();
+      ask_for_group(self, lookup, self->state.all->bootstrap, true);
+      return lookup->rp;
+    },
     // The node link's internal messages: nothing to do here.
     [=](caf::connect_atom, uint64_t) {},
     [=](caf::timeout_atom, uint64_t) {},
@@ -185,7 +245,7 @@ node_link_actor::behavior_type cluster_link(self_ptr self, node_actor node, link
 
 } // namespace
 
-node_link_actor spawn_cluster_link(caf::actor_system& sys, node_actor node, link_options opts) {
+cluster_link_actor spawn_cluster_link(caf::actor_system& sys, node_actor node, link_options opts) {
   return sys.spawn(cluster_link, std::move(node), std::move(opts));
 }
 

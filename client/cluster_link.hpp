@@ -21,7 +21,16 @@
 // LEADER_NOT_AVAILABLE answers are noticed by the owners (producer, subscription), which
 // drop the actor, back off and ask this link for metadata again.
 //
+// Groups (group_coordinator_atom, the one message a cluster link adds to a node link's):
+// the group's actor from the broker that coordinates it. The link asks the bootstrap node;
+// on NOT_COORDINATOR naming another broker (client/coordinator_hop.hpp) it asks that
+// broker's node through the broker's link (its address from the bootstrap node's metadata),
+// at most one hop; any other outcome is the answer. The caller backs off and asks again on
+// a retriable error, as for metadata. The whole lookup has request_timeout.
+//
 // Stops (with every node link it made) when it is sent an exit message.
+
+#include <string>
 
 #include <caf/fwd.hpp>
 
@@ -29,8 +38,12 @@
 
 namespace cafka::client {
 
+using cluster_link_actor = node_link_actor::extend<
+  /// The actor of the group, from the broker that coordinates it (one hop at most).
+  caf::replies_to<group_coordinator_atom, std::string>::with<group_actor>>;
+
 /// Spawns a routing link; `node` and `opts` as for spawn_node_link (they make the
 /// bootstrap link).
-node_link_actor spawn_cluster_link(caf::actor_system& sys, node_actor node, link_options opts);
+cluster_link_actor spawn_cluster_link(caf::actor_system& sys, node_actor node, link_options opts);
 
 } // namespace cafka::client

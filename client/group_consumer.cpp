@@ -40,7 +40,7 @@ struct member_state {
   caf::actor consumer;
   group_options opts;
   std::string group_id;
-  node_link_actor link;
+  cluster_link_actor link;
   node_actor node;
   group_actor group;
   std::string member_id;
@@ -371,18 +371,25 @@ void join(self_ptr self) {
       });
 }
 
-// The node (through the link, which reconnects), then the group's actor from it.
+// The node (through the link, which reconnects; the fetchers start from it), then the
+// group's actor from the broker that coordinates the group (the link follows
+// NOT_COORDINATOR there, cluster_link.hpp).
 void start_over(self_ptr self) {
   auto& st = self->state;
   st.ph = phase::finding;
   auto round = st.round;
+  auto lost = [=](caf::error&) {
+    if (round == self->state.round)
+      lose(self);
+  };
   self->request(st.link, request_timeout(self) + std::chrono::seconds(1), caf::get_atom_v)
     .then(
       [=](node_actor& node) {
         if (round != self->state.round)
           return;
         self->state.node = node;
-        self->request(node, request_timeout(self), group_coordinator_atom_v, self->state.group_id)
+        self->request(self->state.link, request_timeout(self) + std::chrono::seconds(1), group_coordinator_atom_v,
+                      self->state.group_id)
           .then(
             [=](group_actor& group) {
               auto& st = self->state;
@@ -396,15 +403,9 @@ void start_over(self_ptr self) {
               }
               join(self);
             },
-            [=](caf::error&) {
-              if (round == self->state.round)
-                lose(self);
-            });
+            lost);
       },
-      [=](caf::error&) {
-        if (round == self->state.round)
-          lose(self);
-      });
+      lost);
 }
 
 // Stopping, part 2: commit (auto-commit), revoke, leave, quit.

@@ -15,8 +15,11 @@
 //   opts.group_id = "billing";  opts.topics = {"orders"};
 //   auto member = join_group(sys, node, consumer, opts);
 //
-// What the member does (Kafka's consumer protocol against the group's actor on the node,
-// actors/group_actor.hpp, which it gets with group_coordinator_atom):
+// What the member does (Kafka's consumer protocol against the group's actor,
+// actors/group_actor.hpp, which it gets with group_coordinator_atom through its cluster link,
+// client/cluster_link.hpp: from `node`, or — in a cluster, where `node` answers
+// NOT_COORDINATOR for a group another broker coordinates — from that broker, reached at its
+// host:caf.port from the metadata; so `node` may be any broker of the cluster):
 //  1. JoinGroup (protocol type "consumer", one protocol: the assignor's name, metadata: a
 //     consumer subscription; the MEMBER_ID_REQUIRED handshake first). The leader decodes
 //     every member's subscription, asks the node's metadata for partition counts and runs
@@ -38,7 +41,9 @@
 //  5. A lost group actor (its proxy went down: the node restarted or the connection
 //     dropped), NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or a timed-out request: revoke as
 //     above (without a commit), back off (fetch.retry_backoff), and start over from the node
-//     through a node link (node_link.hpp), which reconnects. Never a crash.
+//     through the cluster link, which reconnects and follows the group to its coordinator
+//     (one hop per attempt; a coordinator that moved or restarted is found again on the
+//     next attempt). Never a crash.
 //  6. Fatal errors (INCONSISTENT_GROUP_PROTOCOL, INVALID_SESSION_TIMEOUT, bad options, ...):
 //     consumer_error{{}, error, -1} to the consumer, and the member stops with that error.
 //
@@ -75,7 +80,8 @@ namespace cafka::client {
 
 /// Starts a member of `opts`' group for `consumer`. Does not block; bad options make it
 /// send consumer_error (caf::sec::invalid_argument, the reason in the context) and stop.
-/// `sys` must be configured with configure_client(); `node` comes from connect().
+/// `sys` must be configured with configure_client(); `node` comes from connect() (any broker
+/// of a cluster: the member finds the group's coordinator from there).
 caf::actor join_group(caf::actor_system& sys, node_actor node, caf::actor consumer, group_options opts);
 
 } // namespace cafka::client

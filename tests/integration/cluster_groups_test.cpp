@@ -5,13 +5,20 @@
 // COORDINATOR_NOT_AVAILABLE), it is restarted with the same broker.id and log dir, and
 // kcat -G resumes from the committed offsets: only the new lines come.
 //
+// cafka-consumer-groups through a broker that does NOT coordinate the group: --list merges
+// the groups of every broker, --describe follows NOT_COORDINATOR to the coordinator and
+// shows the committed offsets and lag, and the members of a live kcat -G member.
+//
 // Every wait is bounded (polls with a fixed number of rounds); every process is stopped by
 // its PID.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -31,6 +38,7 @@ using cafka::test::run_result;
 namespace {
 
 const std::string kcat_bin = "/usr/bin/kcat";
+const std::string groups_bin = CAFKA_BINARY_DIR "/bin/cafka-consumer-groups";
 constexpr int16_t coordinator_not_available = 15;
 
 std::string show(const run_result& r) {
@@ -163,6 +171,85 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_its_commits_after_the_coordinator_broker_
   }));
   produce(100, 120);
   BOOST_TEST((consume() == expected(100, 120)));
+}
+
+BOOST_AUTO_TEST_CASE(the_groups_tool_describes_a_group_through_a_broker_that_does_not_coordinate_it) {
+  three_brokers c;
+  const std::string topic = "described";
+  const std::string group = "described-readers";
+  auto kcat = [&](std::vector<std::string> args, const std::string& input = "") {
+    args.insert(args.begin(), {kcat_bin, "-b", c.bootstrap()});
+    return cafka::test::run(args, input, 120s);
+  };
+  std::string input;
+  for (int i = 0; i < 60; ++i) // keyed, so that every partition gets records
+    input += "k" + std::to_string(i) + ":line-" + std::to_string(i) + "\n";
+  auto produced = kcat({"-P", "-t", topic, "-K", ":"}, input); // auto-created, 3 partitions
+  BOOST_REQUIRE_MESSAGE(produced.code == 0, "kcat -P: " << show(produced));
+  auto consumed = kcat({"-G", group, topic, "-e", "-X", "auto.offset.reset=earliest", "-f", "%s\\n"});
+  BOOST_REQUIRE_MESSAGE(consumed.code == 0, "kcat -G: " << show(consumed));
+  BOOST_REQUIRE_EQUAL(cafka::test::lines(consumed.out).size(), 60u);
+
+  int32_t coordinator = -1;
+  BOOST_REQUIRE(eventually([&] {
+    auto found = find_coordinator(c.broker(1).kafka_port(), group);
+    if (!found || found->first != 0)
+      return false;
+    coordinator = found->second;
+    return true;
+  }));
+  auto other = coordinator == 1 ? 2 : 1;
+  auto groups = [&](std::vector<std::string> args) {
+    args.insert(args.begin(),
+                {groups_bin, "--bootstrap-server", "127.0.0.1:" + std::to_string(c.broker(other).caf_port())});
+    return cafka::test::run(args);
+  };
+
+  // --list through the other broker: the union of every broker's groups.
+  auto listed = groups({"--list"});
+  BOOST_REQUIRE_MESSAGE(listed.code == 0, show(listed));
+  auto names = cafka::test::lines(listed.out);
+  BOOST_TEST((std::count(names.begin(), names.end(), group) == 1), listed.out);
+
+  // --describe through it: the committed offsets (kcat committed everything as it left).
+  std::regex row{"^" + group + " +" + topic + " +([0-9]+) +(\\S+) +(\\S+) +(\\S+) +(\\S+).*"};
+  auto describe = [&](run_result& d) {
+    d = groups({"--describe", "--group", group});
+    std::map<int, std::vector<std::string>> rows;
+    for (auto& line : cafka::test::lines(d.out)) {
+      std::smatch m;
+      if (std::regex_match(line, m, row))
+        rows[std::stoi(m[1])] = {m[2], m[3], m[4], m[5]};
+    }
+    return rows;
+  };
+  run_result d;
+  auto rows = describe(d);
+  BOOST_REQUIRE_MESSAGE(d.code == 0, show(d));
+  BOOST_REQUIRE_EQUAL(rows.size(), 3u);
+  long current = 0;
+  for (auto& [p, r] : rows) {
+    BOOST_TEST(r[0] == r[1], "partition " << p << ": committed " << r[0] << ", log end " << r[1]);
+    BOOST_TEST(r[2] == "0");
+    current += std::stol(r[0]);
+  }
+  BOOST_TEST(current == 60);
+  BOOST_TEST(d.out.find("Empty") != std::string::npos, d.out);
+
+  // A member that stays (no -e) until the test kills it: described with its id, through the
+  // other broker.
+  cafka::test::child member{{kcat_bin, "-b", c.bootstrap(), "-G", group, topic, "-X", "client.id=described-member"}};
+  bool seen = false;
+  for (int i = 0; i < 120 && !seen; ++i) {
+    std::this_thread::sleep_for(500ms);
+    rows = describe(d);
+    seen = d.code == 0 && rows.size() == 3u
+           && std::all_of(rows.begin(), rows.end(),
+                          [](auto& r) { return r.second[3].rfind("described-member", 0) == 0; });
+  }
+  BOOST_TEST(seen, show(d));
+  BOOST_TEST(d.out.find("Stable") != std::string::npos, d.out);
+  member.wait(0ms); // stops it (by its PID)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
