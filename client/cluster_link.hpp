@@ -16,9 +16,10 @@
 //    LEADER_NOT_AVAILABLE; the caller backs off and asks again (its usual retry).
 //
 // A single node needs no extra hop: its metadata already carries every partition actor,
-// so step 2 never runs. get_atom (the node actor) is the bootstrap link's node. Lost partition actors and NOT_LEADER_OR_FOLLOWER /
-// LEADER_NOT_AVAILABLE answers are noticed by the owners (producer, subscription), which
-// drop the actor, back off and ask this link for metadata again.
+// so step 2 never runs. get_atom (the node actor) is the bootstrap link's node. Lost
+// partition actors and NOT_LEADER_OR_FOLLOWER / LEADER_NOT_AVAILABLE answers are noticed by
+// the owners (producer, subscription), which drop the actor, back off and ask this link for
+// metadata again.
 //
 // Groups (group_coordinator_atom, the one message a cluster link adds to a node link's):
 // the group's actor from the broker that coordinates it. The link asks the bootstrap node;
