@@ -213,8 +213,13 @@ void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, s
     fail(); // failed recently: no new attempt before its back-off has passed
     return;
   }
-  auto failed = [=] {
-    self->state.link_backoff.try_emplace(id, reconnect_policy).first->second.failed(self->clock().now());
+  auto failed = [=](const std::string& why) {
+    auto& backoff = self->state.link_backoff.try_emplace(id, reconnect_policy).first->second;
+    auto now = self->clock().now();
+    backoff.failed(now);
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(backoff.not_before() - now);
+    log_line("broker %d: cannot connect to broker %d (%s); no new attempt for %lld ms", self->state.ctx.broker_id, id,
+             why.c_str(), static_cast<long long>(wait.count()));
     fail();
   };
   auto mm = self->system().middleman().actor_handle();
@@ -223,12 +228,12 @@ void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, s
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
         auto& st = self->state;
         if (!ptr || !self->system().assignable<node_actor>(ifs)) {
-          failed();
+          failed("no cafka node at its caf.port");
           return;
         }
         if (auto lost = st.lost_links.find(id);
             lost != st.lost_links.end() && lost->second == caf::actor_cast<caf::actor_addr>(ptr)) {
-          failed(); // the middleman's cached proxy of the lost connection
+          failed("the middleman's cached proxy of the lost connection");
           return;
         }
         auto node = caf::actor_cast<node_actor>(std::move(ptr));
@@ -237,7 +242,7 @@ void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, s
         st.link_backoff.erase(id);
         use(node);
       },
-      [=](caf::error&) { failed(); });
+      [=](caf::error& err) { failed(describe(err)); });
 }
 
 // Sends a topic request to the controller's node actor; if it cannot be delivered there,
