@@ -13,6 +13,7 @@
 #include "actors/cluster_view_cache.hpp"
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
+#include "cluster/backoff.hpp"
 #include "cluster/cluster_loader.hpp"
 #include "cluster/cluster_writes.hpp"
 #include "cluster/controller_decisions.hpp"
@@ -64,6 +65,9 @@ constexpr auto retry_delay = std::chrono::milliseconds(200);
 // Forwarding to the controller: one connection attempt, then the request itself.
 constexpr auto connect_timeout = std::chrono::seconds(5);
 constexpr auto forward_timeout = std::chrono::seconds(15);
+// Failed connections to one broker: no new attempt for 100 ms, doubling up to 5 s, until one
+// succeeds (cluster/backoff.hpp); meanwhile requests for that broker are handled here.
+constexpr cluster::backoff_policy reconnect_policy{std::chrono::milliseconds(100), std::chrono::seconds(5)};
 
 struct member_state {
   static inline const char* name = "cafka.cluster_member";
@@ -81,6 +85,11 @@ struct member_state {
   int32_t controller_epoch = 0;
   /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
   std::map<int32_t, node_actor> links;
+  /// Per broker id: when a new connection may be tried after failed ones.
+  std::map<int32_t, cluster::reconnect_backoff> link_backoff;
+  /// Per broker id: the proxy of its last lost connection, which the middleman may hand
+  /// back from its cache (caf-0.17-notes.md section 4); getting it again counts as a failure.
+  std::map<int32_t, caf::actor_addr> lost_links;
 };
 
 using self_ptr = caf::stateful_actor<member_state>*;
@@ -199,20 +208,41 @@ void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, s
     fail();
     return;
   }
+  auto backoff = st.link_backoff.try_emplace(id, reconnect_policy).first;
+  if (!backoff->second.may_try(self->clock().now())) {
+    fail(); // failed recently: no new attempt before its back-off has passed
+    return;
+  }
+  auto failed = [=](const std::string& why) {
+    auto& backoff = self->state.link_backoff.try_emplace(id, reconnect_policy).first->second;
+    auto now = self->clock().now();
+    backoff.failed(now);
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(backoff.not_before() - now);
+    log_line("broker %d: cannot connect to broker %d (%s); no new attempt for %lld ms", self->state.ctx.broker_id, id,
+             why.c_str(), static_cast<long long>(wait.count()));
+    fail();
+  };
   auto mm = self->system().middleman().actor_handle();
   self->request(mm, connect_timeout, caf::connect_atom_v, reg->host, reg->caf_port)
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
+        auto& st = self->state;
         if (!ptr || !self->system().assignable<node_actor>(ifs)) {
-          fail();
+          failed("no cafka node at its caf.port");
+          return;
+        }
+        if (auto lost = st.lost_links.find(id);
+            lost != st.lost_links.end() && lost->second == caf::actor_cast<caf::actor_addr>(ptr)) {
+          failed("the middleman's cached proxy of the lost connection");
           return;
         }
         auto node = caf::actor_cast<node_actor>(std::move(ptr));
         self->monitor(node); // a lost connection drops the cached proxy
-        self->state.links[id] = node;
+        st.links[id] = node;
+        st.link_backoff.erase(id);
         use(node);
       },
-      [=](caf::error&) { fail(); });
+      [=](caf::error& err) { failed(describe(err)); });
 }
 
 // Sends a topic request to the controller's node actor; if it cannot be delivered there,
@@ -377,9 +407,15 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
   auto me = caf::actor_cast<caf::actor>(self);
   // Watches fire on coordinator threads: they only send a message.
   self->set_down_handler([=](caf::down_msg& dm) {
-    auto& links = self->state.links;
-    for (auto it = links.begin(); it != links.end();)
-      it = it->second.address() == dm.source ? links.erase(it) : std::next(it);
+    auto& st = self->state;
+    for (auto it = st.links.begin(); it != st.links.end();) {
+      if (it->second.address() == dm.source) {
+        st.lost_links[it->first] = dm.source;
+        it = st.links.erase(it);
+      } else {
+        ++it;
+      }
+    }
   });
   self->state.loader = std::make_unique<cluster::cluster_loader>(
     [me](const cluster::watch_event&) { caf::anon_send(me, reload_atom::value); });

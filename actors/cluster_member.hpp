@@ -16,7 +16,11 @@
 // - Topics: a create or delete request from this broker's node actor goes to the
 //   controller's node actor over CAF's middleman (connect_atom to the host and caf.port of
 //   its registration, 5 s; the request 15 s; the proxy is cached and dropped when its
-//   connection goes down or a request to it is lost), which hands it to its own member
+//   connection goes down, which the middleman heartbeat also notices for a hung broker, or
+//   a request to it is lost; after a failed connection attempt the next one to that broker
+//   waits 100 ms, doubling to 5 s until one succeeds, and requests meanwhile take the
+//   fallback below at once; the proxy of a lost connection that the middleman hands back
+//   from its cache counts as a failed attempt), which hands it to its own member
 //   marked as forwarded. The member that writes it runs place_new_topic over the live
 //   brokers of its view and publish_new_topic (its create of /brokers/topics/<t> is the
 //   arbiter, so two brokers creating one topic cannot both win), or unpublish_topic; every

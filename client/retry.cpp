@@ -6,13 +6,6 @@
 
 namespace cafka::client {
 
-std::chrono::milliseconds backoff_delay(const backoff_policy& policy, unsigned attempt) noexcept {
-  auto delay = policy.initial;
-  for (unsigned i = 0; i < attempt && delay < policy.max; ++i)
-    delay *= 2;
-  return std::min(delay, policy.max);
-}
-
 protocol::kafka_error from_wire(int16_t code) noexcept {
   if (code == -1)
     return protocol::kafka_error::unknown_server_error;

@@ -5,18 +5,14 @@
 
 #include <caf/fwd.hpp>
 
+#include "cluster/backoff.hpp"
 #include "protocol/kafka_error.hpp"
 
 namespace cafka::client {
 
-/// Exponential backoff: `initial`, doubled per attempt, at most `max`.
-struct backoff_policy {
-  std::chrono::milliseconds initial{100};
-  std::chrono::milliseconds max{1000};
-};
-
-/// The wait before retry number `attempt` (0 = the first retry).
-std::chrono::milliseconds backoff_delay(const backoff_policy& policy, unsigned attempt) noexcept;
+/// Exponential backoff (pure, shared with the cluster member's broker links).
+using cluster::backoff_delay;
+using cluster::backoff_policy;
 
 /// The Kafka error an error code on the wire (metadata's int16 codes) stands for.
 protocol::kafka_error from_wire(int16_t code) noexcept;
