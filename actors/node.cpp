@@ -78,7 +78,9 @@ result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t
   return store;
 }
 
-// Logs the states of a cluster session (lost connections, renewals after expiry).
+// Log the states of a cluster session (lost connections, renewals after expiry); tests look
+// for "zookeeper session connected".
+void log_zookeeper_state(cluster::session_state s) { log_line("zookeeper session %s", cluster::to_string(s)); }
 void log_session_state(cluster::session_state s) { log_line("coordinator session %s", cluster::to_string(s)); }
 
 // The coordinator session: the embedded one without zookeeper.connect, else a ZooKeeper
@@ -108,7 +110,7 @@ result<std::shared_ptr<cluster::coordinator>> open_coordinator(const config::ser
       log_line("zookeeper session expired: opening a new one");
       return std::make_shared<cluster::zookeeper_coordinator>(connect, timeout, std::move(on_state));
     },
-    log_session_state);
+    log_zookeeper_state);
   if (*first_error || session->state() == cluster::session_state::expired) {
     auto ec = *first_error ? *first_error : std::make_error_code(std::errc::not_connected);
     error_text = "zookeeper.connect '" + cfg.zookeeper_connect + "': " + ec.message();
