@@ -41,6 +41,9 @@ struct ownership_checked { // /controller as read after a view named this broker
 struct states_written {
   status st;
 };
+struct registered_again { // re-registration in a renewed session
+  result<cluster::registration_result> outcome;
+};
 // Work to finish on the actor's own thread (delivering a response promise).
 struct run_here {
   std::function<void()> fn;
@@ -53,12 +56,14 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::view_loaded)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::election_done)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::ownership_checked)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::states_written)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::registered_again)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::run_here)
 
 namespace cafka {
 namespace {
 
 using reload_atom = caf::atom_constant<caf::atom("cmreload")>;
+using register_atom = caf::atom_constant<caf::atom("cmregister")>;
 
 // After a failed load (connection loss, a node missing during registration).
 constexpr auto retry_delay = std::chrono::milliseconds(200);
@@ -93,6 +98,12 @@ struct member_state {
 };
 
 using self_ptr = caf::stateful_actor<member_state>*;
+
+// The one place the controller role changes, so that the cache shows it too.
+void set_controller_epoch(self_ptr self, int32_t epoch) {
+  self->state.controller_epoch = epoch;
+  self->state.ctx.views->set_acting_controller_epoch(epoch);
+}
 
 void load(self_ptr self) {
   auto& st = self->state;
@@ -158,7 +169,7 @@ void on_view(self_ptr self, cluster::loaded_view&& loaded) {
   caf::anon_send(st.ctx.node, caf::update_atom_v);
   auto& controller = st.view.controller();
   if (!controller) {
-    st.controller_epoch = 0;
+    set_controller_epoch(self, 0);
     elect(self);
     return;
   }
@@ -166,19 +177,33 @@ void on_view(self_ptr self, cluster::loaded_view&& loaded) {
     if (st.controller_epoch != 0)
       log_line("broker %d: no longer the controller (broker %d is, epoch %d)", st.ctx.broker_id, controller->broker_id,
                controller->epoch);
-    st.controller_epoch = 0;
+    set_controller_epoch(self, 0);
     return;
   }
   if (st.controller_epoch != controller->epoch) {
-    st.controller_epoch = 0;
+    set_controller_epoch(self, 0);
     check_ownership(self);
     return;
   }
   act_as_controller(self);
 }
 
+// A coordinator error that says "not now" rather than "no": the connection is lost (the
+// outcome is unknown), the session expired (a new one is being opened), the call timed out.
+// Kafka answers REQUEST_TIMED_OUT when its ZooKeeper writes do not complete in time, and
+// that is what it is here too; librdkafka and kafka-python treat it as retriable. (Not
+// NOT_CONTROLLER: the controller has not changed, and clients would only re-read metadata.)
+std::optional<caf::error> coordinator_unavailable(std::error_code ec) {
+  if (ec == cluster::errc::connection_loss || ec == cluster::errc::session_expired)
+    return caf::make_error(kafka_error::request_timed_out,
+                           "coordinator unavailable (" + ec.message() + "); retry later");
+  return std::nullopt;
+}
+
 caf::error topic_error(std::error_code ec, const topic_spec& spec, size_t live) {
   using cluster::errc;
+  if (auto unavailable = coordinator_unavailable(ec))
+    return std::move(*unavailable);
   if (ec == errc::node_exists)
     return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
   if (ec == errc::invalid_partitions)
@@ -344,6 +369,8 @@ void write_topic_deletion(self_ptr self, caf::typed_response_promise<std::string
     caf::anon_send(me, run_here{[rp, name, s]() mutable {
       if (s)
         rp.deliver(name);
+      else if (auto unavailable = coordinator_unavailable(s.error()))
+        rp.deliver(std::move(*unavailable));
       else
         rp.deliver(caf::make_error(kafka_error::unknown_server_error, "coordinator: " + s.error().message()));
     }});
@@ -395,11 +422,51 @@ void on_failure(self_ptr self, const char* what, std::error_code ec) {
       log_line("broker %d: coordinator session ended (%s): no more cluster updates", st.ctx.broker_id,
                ec.message().c_str());
     st.session_over = true;
-    st.controller_epoch = 0;
+    set_controller_epoch(self, 0);
     return;
   }
   log_line("broker %d: %s failed: %s; retrying", st.ctx.broker_id, what, ec.message().c_str());
   self->delayed_send(self, retry_delay, reload_atom::value);
+}
+
+// (Re-)creates /brokers/ids/<id> with this broker's data in the current session.
+void register_again(self_ptr self) {
+  auto& st = self->state;
+  auto& cfg = st.ctx.config;
+  if (cfg.listeners.empty())
+    return;
+  auto& l = cfg.listeners.front();
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::register_broker(*st.ctx.coordinator,
+                           cluster::broker_registration{cfg.broker_id, l.host, l.port, cfg.caf_port, ""},
+                           [me](result<cluster::registration_result> r) {
+                             caf::anon_send(me, registered_again{std::move(r)});
+                           });
+}
+
+// The session expired: its ephemerals, /controller among them, are gone.
+void on_session_lost(self_ptr self) {
+  auto& st = self->state;
+  if (st.controller_epoch != 0)
+    log_line("broker %d: coordinator session expired; no longer acting as controller (epoch %d)",
+             st.ctx.broker_id, st.controller_epoch);
+  else
+    log_line("broker %d: coordinator session expired", st.ctx.broker_id);
+  set_controller_epoch(self, 0);
+}
+
+// A new session is connected: register again, forget the old role, reload (re-arms the
+// watches, and elects if /controller is gone).
+void on_session_renewed(self_ptr self, int64_t session) {
+  auto& st = self->state;
+  log_line("broker %d: new coordinator session 0x%llx; registering again", st.ctx.broker_id,
+           static_cast<unsigned long long>(session));
+  set_controller_epoch(self, 0);
+  st.session_over = false;
+  st.electing = false; // an election of the old session may still answer: harmless
+  st.checking_ownership = false;
+  register_again(self);
+  load(self);
 }
 
 caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
@@ -455,7 +522,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
       if (c.node->stat.ephemeral_owner != st.ctx.coordinator->session() || !controller
           || controller->broker_id != st.ctx.broker_id)
         return; // an older session of this broker holds it: wait until it goes
-      st.controller_epoch = controller->epoch;
+      set_controller_epoch(self, controller->epoch);
       log_line("broker %d is the controller (epoch %d)", st.ctx.broker_id, st.controller_epoch);
       act_as_controller(self);
     },
@@ -467,6 +534,25 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
       load(self);
     },
     [](run_here& r) { r.fn(); },
+    [=](session_lost_atom) { on_session_lost(self); },
+    [=](session_renewed_atom, int64_t session) { on_session_renewed(self, session); },
+    [=](register_atom) { register_again(self); },
+    [=](registered_again& r) {
+      auto& st = self->state;
+      if (r.outcome) {
+        log_line("broker %d registered again (controller: broker %d)", st.ctx.broker_id, r.outcome->controller_id);
+        load(self);
+        return;
+      }
+      auto ec = r.outcome.error();
+      if (cluster::is_retriable(ec)) {
+        self->delayed_send(self, retry_delay, register_atom::value);
+        return;
+      }
+      // node_exists: a create whose answer was lost made it already (or another live broker
+      // has this id, as at startup); anything else is logged and left to the next renewal.
+      log_line("broker %d: registering again: %s", st.ctx.broker_id, ec.message().c_str());
+    },
     [=](create_topic_atom, topic_spec& spec, bool may_forward) {
       return create_topic(self, std::move(spec), may_forward);
     },

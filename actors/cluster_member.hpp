@@ -33,9 +33,12 @@
 // Messages (dynamically typed; the internal ones never leave the process):
 //   (create_topic_atom, topic_spec, bool may_forward) -> topic_description  errors:
 //        invalid_topic_exception, topic_already_exists, invalid_partitions,
-//        invalid_replication_factor, invalid_config, unknown_server_error (coordinator)
+//        invalid_replication_factor, invalid_config, request_timed_out (the coordinator's
+//        connection is lost or its session expired, ZOPERATIONTIMEOUT included: retriable,
+//        the create may or may not have happened), unknown_server_error (other coordinator
+//        errors)
 //   (delete_topic_atom, std::string, bool may_forward) -> std::string
-//        errors: unknown_topic_or_partition
+//        errors: unknown_topic_or_partition, request_timed_out (as above)
 //   (ensure_offsets_topic_atom) creates __consumer_offsets (offsets.topic.num.partitions
 //        partitions, replication factor 1, cleanup.policy=compact, placed over the live
 //        brokers like any topic) unless the view has it or a create is under way. Sent by
@@ -43,8 +46,19 @@
 //        writes it itself (no forwarding: the create of /brokers/topics/<t> arbitrates,
 //        and a lost race is simply the topic existing).
 //
-// A session that ends (closed or expired) stops the member's loads; reopening a session is
-// left to whoever owns the node (see docs/cluster.md).
+// Session expiry (the node's session renews itself: cluster/renewing_session.hpp; the node
+// sends these two):
+//   (session_lost_atom)             the session expired: this broker's ephemerals are gone,
+//        so it stops acting as controller at once (controller_epoch 0). Writes it had under
+//        way are fenced anyway: they are conditional on the versions it read (cluster_writes).
+//   (session_renewed_atom, int64_t) a new session is connected: re-register /brokers/ids/<id>
+//        with the same data (cluster/node_registration; retried while the connection is
+//        lost), forget the controller role, reload the view (re-arming every watch) and so
+//        run the election again if /controller is gone.
+// A session that ends for good (closed, or renewal failed) stops the member's loads.
+//
+// For tests: the epoch this broker acts as controller at (0: not) is published in the
+// cluster_view_cache (acting_controller_epoch).
 
 #include <cstdint>
 #include <memory>
@@ -64,6 +78,10 @@ class cluster_view_cache;
 
 /// Asks the member to create __consumer_offsets if the cluster has none (local only).
 using ensure_offsets_topic_atom = caf::atom_constant<caf::atom("cmoffsets")>;
+/// The node's coordinator session expired (local only).
+using session_lost_atom = caf::atom_constant<caf::atom("cmlost")>;
+/// The node's coordinator session was replaced by a new one, connected (local only).
+using session_renewed_atom = caf::atom_constant<caf::atom("cmrenewed")>;
 
 struct cluster_member_context {
   int32_t broker_id = 0;

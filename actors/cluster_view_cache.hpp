@@ -7,6 +7,8 @@
 //
 // Copy on write, like routing_table: readers take an immutable snapshot.
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 
@@ -30,7 +32,13 @@ public:
     current_ = std::move(next);
   }
 
+  /// The epoch this broker acts as controller at, 0 when it does not (set by the member; read
+  /// by tests that check that no two brokers act as controller at once).
+  int32_t acting_controller_epoch() const { return acting_epoch_.load(); }
+  void set_acting_controller_epoch(int32_t epoch) { acting_epoch_.store(epoch); }
+
 private:
+  std::atomic<int32_t> acting_epoch_{0};
   mutable std::mutex mutex_;
   std::shared_ptr<const value_type> current_ = std::make_shared<const value_type>();
 };

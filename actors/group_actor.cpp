@@ -272,6 +272,16 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
           on_session_gone(self, done.error);
       }
     },
+    [=](membership_atom, caf::reset_atom) { // the session was lost or renewed: register anew
+      auto& st = self->state;
+      st.registrations.forget_all();
+      st.session_gone = false;
+      st.watching = false;       // the old session's watch is gone (or fires once more: harmless)
+      st.folder_ensured = false;
+      log_line("group '%s': coordinator session lost or renewed; registering %zu member(s) again",
+               st.group_id.c_str(), st.group.members().size());
+      register_members(self);
+    },
     [=](caf::close_atom) {
       after_change(self, self->state.group.mark_dead()); // removes every member's node
       self->quit();

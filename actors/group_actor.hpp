@@ -27,9 +27,12 @@
 //    Other failures (connection_loss) are retried on the group's next request or timer:
 //    a group whose members are alive heartbeats every few seconds; an idle group does not
 //    need its watch. When the session has expired or was closed, the group keeps its members
-//    (the coordinator's copy is lost) and stops registering: this build's node never replaces
-//    its session; once it does (ZooKeeper, issue 6), the group must be handed the new one and
-//    call member_registrations::forget_all() so that every node is created again.
+//    (the coordinator's copy is lost) and stops registering.
+//  * A cluster node's session renews itself after expiry (cluster/renewing_session.hpp; the
+//    group keeps the same coordinator object): the node tells every group (membership_atom,
+//    reset_atom) when the session is lost and again when the new one is connected; the group
+//    then forgets what it registered (member_registrations::forget_all), creates every
+//    current member's node again in the new session and re-arms its children watch.
 //
 // Its messages cross CAF's middleman (actors/group_messages.hpp): cafka's C++ client and
 // cafka-consumer-groups talk to it directly, with a handle the node actor hands out.
@@ -107,6 +110,8 @@ using group_actor = caf::typed_actor<
   caf::reacts_to<membership_atom, member_ids_read>,
   /// and a member node's create completed.
   caf::reacts_to<membership_atom, member_node_created>,
+  /// Internal, from the node: the coordinator session was lost or renewed (see above).
+  caf::reacts_to<membership_atom, caf::reset_atom>,
   /// Answers what is held with NOT_COORDINATOR (clients look for the coordinator again),
   /// and stops.
   caf::replies_to<caf::close_atom>::with<bool>>;

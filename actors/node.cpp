@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <future>
+#include <utility>
 
 #include <caf/all.hpp>
 
@@ -21,6 +22,7 @@
 #include "cluster/embedded_store.hpp"
 #include "cluster/group_coordinator_location.hpp"
 #include "cluster/node_registration.hpp"
+#include "cluster/renewing_session.hpp"
 #include "cluster/zookeeper_coordinator.hpp"
 
 namespace cafka {
@@ -76,24 +78,56 @@ result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t
   return store;
 }
 
+// Log the states of a cluster session (lost connections, renewals after expiry); tests look
+// for "zookeeper session connected".
+void log_zookeeper_state(cluster::session_state s) { log_line("zookeeper session %s", cluster::to_string(s)); }
+void log_session_state(cluster::session_state s) { log_line("coordinator session %s", cluster::to_string(s)); }
+
 // The coordinator session: the embedded one without zookeeper.connect, else a ZooKeeper
-// session (its chroot created first), waited for at most zookeeper.session.timeout.ms.
-// Reacting to a lost or expired session (re-registering) is not done yet: it is logged.
+// session (its chroot created first), waited for at most zookeeper.session.timeout.ms. The
+// ZooKeeper session renews itself after expiry (cluster/renewing_session.hpp): the first
+// session is connected here (blocking, at startup), later ones open without blocking (the
+// renewal runs on a ZooKeeper thread) and report `connected` when they are.
 result<std::shared_ptr<cluster::coordinator>> open_coordinator(const config::server_config& cfg,
                                                                std::string& error_text) {
   if (cfg.zookeeper_connect.empty())
     return std::shared_ptr<cluster::coordinator>{
       std::make_shared<cluster::embedded_coordinator>(std::make_shared<cluster::embedded_store>())};
   auto timeout = std::chrono::milliseconds(cfg.zookeeper_session_timeout_ms);
-  auto zk = cluster::zookeeper_coordinator::connect(cfg.zookeeper_connect, timeout, timeout,
-                                                    [](cluster::session_state s) {
-                                                      log_line("zookeeper session %s", cluster::to_string(s));
-                                                    });
-  if (!zk) {
-    error_text = "zookeeper.connect '" + cfg.zookeeper_connect + "': " + zk.error().message();
-    return zk.error();
+  auto connect = cfg.zookeeper_connect;
+  auto first_error = std::make_shared<std::error_code>(); // the factory outlives this call
+  auto session = std::make_shared<cluster::renewing_session>(
+    [first = true, first_error, connect,
+     timeout](cluster::session_callback on_state) mutable -> std::shared_ptr<cluster::coordinator> {
+      if (std::exchange(first, false)) {
+        auto zk = cluster::zookeeper_coordinator::connect(connect, timeout, timeout, std::move(on_state));
+        if (!zk) {
+          *first_error = zk.error();
+          return nullptr;
+        }
+        return std::move(*zk);
+      }
+      log_line("zookeeper session expired: opening a new one");
+      return std::make_shared<cluster::zookeeper_coordinator>(connect, timeout, std::move(on_state));
+    },
+    log_zookeeper_state);
+  if (*first_error || session->state() == cluster::session_state::expired) {
+    auto ec = *first_error ? *first_error : std::make_error_code(std::errc::not_connected);
+    error_text = "zookeeper.connect '" + cfg.zookeeper_connect + "': " + ec.message();
+    return ec;
   }
-  return std::shared_ptr<cluster::coordinator>{std::move(*zk)};
+  return std::shared_ptr<cluster::coordinator>{std::move(session)};
+}
+
+// A session opened by node_options::open_session, renewed after expiry in the same way
+// (that factory cannot take the state callback: the renewal notices the expiry through a
+// watch or a failed call instead; see renewing_session.hpp).
+std::shared_ptr<cluster::coordinator> open_renewing(std::function<std::shared_ptr<cluster::coordinator>()> open) {
+  auto session = std::make_shared<cluster::renewing_session>(
+    [open](cluster::session_callback) { return open(); }, log_session_state);
+  if (session->state() == cluster::session_state::expired)
+    return nullptr;
+  return session;
 }
 
 // Closes every group (held joins and syncs are answered NOT_COORDINATOR) and waits for each.
@@ -140,7 +174,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   // The session exists before the groups (they register members in it); the broker
   // registers in it below, once the listeners' ports are known.
   if (options.open_session) {
-    n.coordinator = options.open_session();
+    n.coordinator = open_renewing(options.open_session);
   } else {
     auto coordinator = open_coordinator(cfg, error_text);
     if (!coordinator) {

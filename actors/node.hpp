@@ -91,7 +91,9 @@ struct node_options {
   /// does). Empty: the node runs alone on a private embedded coordinator, as start_node
   /// above. Set: cluster mode — topics, placement and leadership come from the coordinator
   /// (see docs/cluster.md); the topic registry file is not used, and partitions are opened
-  /// as this broker comes to lead them.
+  /// as this broker comes to lead them. The node wraps the session in a
+  /// cluster::renewing_session: when it expires, open_session is called again for a new one
+  /// and the broker registers again (docs/cluster.md).
   std::function<std::shared_ptr<cluster::coordinator>()> open_session;
 };
 

@@ -19,6 +19,7 @@
 #include "cluster/znode_paths.hpp"
 #include "cluster/node_registration.hpp"
 #include "cluster/offset_records.hpp"
+#include "cluster/renewing_session.hpp"
 #include "config/topic_config.hpp"
 #include "config/to_log_config.hpp"
 
@@ -374,6 +375,33 @@ caf::result<Reply> ask_member(self_ptr self, Ts&&... xs) {
   return rp;
 }
 
+// Who hears of the expiry and renewal of the node's coordinator session (cluster mode): the
+// cluster member (re-registers, resigns as controller, reloads) and every group (registers
+// its members again). Runs on a coordinator thread: only anon_send, through weak handles
+// (the session must not keep the actors or the registry alive).
+cluster::renewing_session::listener session_listener(const caf::actor& member,
+                                                     const std::shared_ptr<group_registry>& groups) {
+  auto weak_member = caf::actor_cast<caf::weak_actor_ptr>(member);
+  std::weak_ptr<group_registry> weak_groups = groups;
+  auto tell_groups = [weak_groups] {
+    if (auto registry = weak_groups.lock())
+      for (auto& [_, group] : registry->list())
+        caf::anon_send(group, membership_atom_v, caf::reset_atom_v);
+  };
+  return {
+    [weak_member, tell_groups] {
+      if (auto m = weak_member.lock())
+        caf::anon_send(caf::actor_cast<caf::actor>(m), session_lost_atom::value);
+      tell_groups();
+    },
+    [weak_member, tell_groups](cluster::session_id id) {
+      if (auto m = weak_member.lock())
+        caf::anon_send(caf::actor_cast<caf::actor>(m), session_renewed_atom::value, int64_t{id});
+      tell_groups();
+    },
+  };
+}
+
 broker_info this_broker(const config::server_config& cfg) {
   auto& l = cfg.listeners.front();
   return broker_info{cfg.broker_id, l.host, l.port, cfg.caf_port};
@@ -396,6 +424,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     if (ctx.groups) // the first lookup of a group creates __consumer_offsets (as Kafka does)
       ctx.groups->set_topic_creator(
         [member = self->state.member] { caf::anon_send(member, ensure_offsets_topic_atom::value); });
+    if (auto renewing = std::dynamic_pointer_cast<cluster::renewing_session>(ctx.coordinator))
+      renewing->set_listener(session_listener(self->state.member, ctx.groups));
   } else {
     // The embedded coordinator starts empty with every process: tell it the known topics.
     for (auto& [name, entry] : ns.topics)

@@ -37,6 +37,7 @@
 #include "cluster/embedded_coordinator.hpp"
 #include "cluster/embedded_store.hpp"
 #include "cluster/offsets_partition.hpp"
+#include "cluster/znode_paths.hpp"
 #include "protocol/byte_reader.hpp"
 #include "protocol/byte_writer.hpp"
 #include "protocol/record_batch.hpp"
@@ -686,6 +687,123 @@ BOOST_AUTO_TEST_CASE(the_kafka_wire_names_the_coordinator_and_refuses_groups_of_
     wire_connection to_coordinator{port_of(coordinator)};
     return heartbeat_v0(to_coordinator, group) == protocol::wire_code(kafka_error::unknown_member_id);
   }));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// -- the coordinator session: expiry and connection loss (cluster/renewing_session.hpp) --
+
+namespace {
+
+// The owner of the ephemeral at `path` as `observer` reads it (0: no node). The embedded store
+// answers before the call returns.
+cluster::session_id owner_of(cluster::coordinator& observer, const std::string& path) {
+  cluster::session_id out = 0;
+  observer.get(path, {}, [&](result<cluster::node_data> r) {
+    if (r)
+      out = r->stat.ephemeral_owner;
+  });
+  return out;
+}
+
+// How many running brokers act as controller now (their member's acting epoch is not 0).
+int acting_controllers(three_nodes& c) {
+  int n = 0;
+  for (auto& m : c.nodes)
+    if (m && m->running && m->n.views->acting_controller_epoch() != 0)
+      ++n;
+  return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(cluster_session_expiry)
+
+BOOST_AUTO_TEST_CASE(an_expired_controller_session_is_renewed_and_a_single_controller_remains) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto created = c.node(1).create(topic_spec{"kept", 6, 1, {}});
+  BOOST_REQUIRE_MESSAGE(created, why(created));
+  std::vector<int32_t> ls;
+  BOOST_REQUIRE(eventually([&] {
+    ls = leaders(c.node(1), "kept");
+    return all_led(ls) && leaders(c.node(2), "kept") == ls && leaders(c.node(3), "kept") == ls;
+  }));
+  cluster::embedded_coordinator observer{c.store};
+  auto expired = c.controller();
+  BOOST_REQUIRE(expired >= 1 && expired <= 3);
+  auto& victim = c.node(expired);
+  BOOST_REQUIRE(eventually([&] { return victim.n.views->acting_controller_epoch() != 0; }));
+  auto old_epoch = victim.n.views->acting_controller_epoch();
+  auto old_session = victim.n.coordinator->session();
+  BOOST_REQUIRE(owner_of(observer, cluster::broker_path(expired)) == old_session);
+
+  int most_acting = 0; // sampled on every poll below
+  BOOST_REQUIRE(c.store->expire_session(old_session));
+  BOOST_REQUIRE(eventually([&] {
+    auto acting = acting_controllers(c);
+    most_acting = std::max(most_acting, acting);
+    auto owner = owner_of(observer, cluster::broker_path(expired));
+    return owner != 0 && owner != old_session && acting == 1 && c.converged(3)
+           && leaders(c.node(1), "kept") == ls && leaders(c.node(expired), "kept") == ls;
+  }));
+  // Registered again, in the broker's new session, with the same data.
+  auto new_session = victim.n.coordinator->session();
+  BOOST_TEST(new_session != old_session);
+  BOOST_TEST(owner_of(observer, cluster::broker_path(expired)) == new_session);
+  BOOST_TEST((c.store->state_of(old_session) == cluster::session_state::expired));
+  auto md = c.node(1).metadata({}, true);
+  BOOST_REQUIRE(md);
+  bool listed = false;
+  for (auto& b : md->brokers)
+    if (b.id == expired)
+      listed = b.kafka_port == 19090 + expired && b.caf_port == 19190 + expired;
+  BOOST_TEST(listed);
+  // Never two brokers acting as controller; the one now acting does so at a newer epoch.
+  BOOST_TEST(most_acting <= 1);
+  int32_t acting_epoch = 0;
+  for (auto& m : c.nodes)
+    acting_epoch = std::max(acting_epoch, m->n.views->acting_controller_epoch());
+  BOOST_TEST(acting_epoch > old_epoch);
+  // It serves the partitions it leads again (with their data) and takes writes.
+  for (size_t p = 0; p < ls.size(); ++p) {
+    if (ls[p] != expired)
+      continue;
+    topic_partition tp{"kept", static_cast<int32_t>(p)};
+    BOOST_REQUIRE(eventually([&] { return static_cast<bool>(victim.produce(tp)); }));
+  }
+  // The topic can still be created and deleted through it.
+  auto more = victim.create(topic_spec{"after-expiry", 3, 1, {}});
+  BOOST_CHECK_MESSAGE(more, why(more));
+}
+
+BOOST_AUTO_TEST_CASE(a_broker_whose_session_expires_twice_rejoins_each_time) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  cluster::embedded_coordinator observer{c.store};
+  auto target = c.controller() == 3 ? 2 : 3; // not the controller this time
+  for (int round = 0; round < 2; ++round) {
+    auto before = c.node(target).n.coordinator->session();
+    BOOST_REQUIRE(c.store->expire_session(before));
+    BOOST_REQUIRE(eventually([&] {
+      auto owner = owner_of(observer, cluster::broker_path(target));
+      return owner != 0 && owner != before && c.converged(3) && acting_controllers(c) == 1;
+    }));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(create_topics_while_the_connection_is_lost_is_retriable) {
+  three_nodes c;
+  BOOST_REQUIRE(eventually([&] { return c.converged(3); }));
+  auto id = c.node(2).n.coordinator->session();
+  BOOST_REQUIRE(c.store->disconnect_session(id));
+  auto refused = c.node(2).create(topic_spec{"later", 3, 1, {}});
+  BOOST_REQUIRE(!refused);
+  BOOST_TEST((to_kafka_error(refused.error()) == kafka_error::request_timed_out), describe(refused.error()));
+  BOOST_REQUIRE(c.store->reconnect_session(id));
+  auto created = c.node(2).create(topic_spec{"later", 3, 1, {}}); // the client's retry
+  BOOST_CHECK_MESSAGE(created, why(created));
+  BOOST_TEST(c.node(2).n.coordinator->session() == id); // a lost connection is not an expiry
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -16,6 +16,7 @@
 #include "actors/memory_group_offsets.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "cluster/kv_text.hpp"
+#include "cluster/renewing_session.hpp"
 #include "cluster/znode_paths.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
@@ -252,6 +253,68 @@ BOOST_FIXTURE_TEST_CASE(the_group_keeps_its_members_when_its_session_expires, me
   BOOST_TEST((registered() == std::set<std::string>{})); // the ephemeral went with the session
   BOOST_TEST((member_ids() == std::vector<std::string>{ids[0]}));
   BOOST_TEST((heartbeat(a, ids[0], 1) == kafka_error::none));
+}
+
+// As a cluster node runs it: the group's session renews itself after expiry
+// (cluster/renewing_session.hpp) and the node's listener tells the group (node_actor.cpp).
+BOOST_FIXTURE_TEST_CASE(members_are_registered_again_when_the_session_is_renewed, membership_fixture) {
+  const std::string renewed_group = "renewed";
+  auto session = std::make_shared<cluster::renewing_session>([this](cluster::session_callback cb) {
+    return std::make_shared<cluster::embedded_coordinator>(store, std::move(cb));
+  });
+  cluster::group_config cfg;
+  cfg.initial_rebalance_delay_ms = 0;
+  auto g = spawn_group(sys, group_context{renewed_group, cfg, std::make_shared<memory_group_offsets>(), session});
+  auto weak = caf::actor_cast<caf::weak_actor_ptr>(g);
+  auto tell = [weak] {
+    if (auto strong = weak.lock())
+      caf::anon_send(caf::actor_cast<group_actor>(strong), membership_atom_v, caf::reset_atom_v);
+  };
+  session->set_listener({tell, [tell](cluster::session_id) { tell(); }});
+  run();
+  auto ja = a->request(g, caf::infinite, join_group_atom_v, consumer_join("", "client-a"));
+  run();
+  advance_until([&] { return !a->mailbox().empty(); }, 500ms, 30s);
+  auto joined = answer_of<cluster::join_answer>(a, ja);
+  BOOST_REQUIRE((joined.error == kafka_error::none));
+  auto path = cluster::consumer_member_path(renewed_group, joined.member_id);
+  // The owner of the member's node as the other session sees it (0: no node).
+  auto owner = [&] {
+    cluster::session_id out = 0;
+    other.get(path, {}, [&](result<cluster::node_data> r) {
+      if (r)
+        out = r->stat.ephemeral_owner;
+    });
+    return out;
+  };
+  auto first = session->session();
+  BOOST_REQUIRE(owner() == first);
+
+  BOOST_REQUIRE(store->expire_session(first));
+  run();
+  auto second = session->session();
+  BOOST_TEST(second != first);
+  BOOST_TEST(session->renewals() == 1);
+  BOOST_TEST(owner() == second); // created again, in the new session
+  auto d = self->request(g, caf::infinite, describe_atom_v);
+  run();
+  expect_reply(d, [&](cluster::group_description& x) {
+    BOOST_REQUIRE(x.members.size() == 1u);
+    BOOST_TEST(x.members[0].member_id == joined.member_id);
+  });
+
+  // The children watch is armed again: a node removed by someone else removes its member.
+  bool removed = false;
+  other.remove(path, cluster::any_version, [&](status st) { removed = static_cast<bool>(st); });
+  BOOST_REQUIRE(removed);
+  run();
+  auto after = self->request(g, caf::infinite, describe_atom_v);
+  run();
+  expect_reply(after, [&](cluster::group_description& x) { BOOST_TEST(x.members.empty()); });
+  auto closed = self->request(g, caf::infinite, caf::close_atom_v);
+  run();
+  expect_reply(closed, [](bool) {});
+  session->close();
 }
 
 BOOST_AUTO_TEST_SUITE_END()

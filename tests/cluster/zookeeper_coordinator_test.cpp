@@ -5,6 +5,8 @@
 // wait for it with bounded waits (async_fixtures.hpp).
 #include "tests/cluster/async_fixtures.hpp"
 
+#include "cluster/renewing_session.hpp"
+
 #include <algorithm>
 #include <atomic>
 
@@ -212,6 +214,56 @@ BOOST_AUTO_TEST_CASE(session_survives_a_server_restart_shorter_than_its_timeout)
   BOOST_TEST(get(*a, "/watched")->data == "after the restart");
   BOOST_TEST(a_log.events() == std::vector<watch_event>{ev(watch_event_type::changed, "/watched")},
              tt::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// renewing_session (cluster/renewing_session.hpp) over real ZooKeeper sessions, as cafka-server
+// uses it: after a forced expiry a new session is opened on the completion thread, connects,
+// and the listener is told; ephemerals are created again by the holder.
+BOOST_AUTO_TEST_SUITE(renewing_zookeeper_session)
+
+BOOST_AUTO_TEST_CASE(an_expired_session_is_replaced_by_a_connected_one) {
+  auto connect = fresh_chroot();
+  std::mutex m;
+  std::vector<zookeeper_coordinator*> opened; // to learn the password of the current one
+  latch first_connected, renewed, lost;
+  renewing_session s{[&](session_callback cb) -> std::shared_ptr<coordinator> {
+    auto c = std::make_shared<zookeeper_coordinator>(connect, std::chrono::seconds(10), std::move(cb));
+    std::lock_guard<std::mutex> guard{m};
+    opened.push_back(c.get());
+    return c;
+  }, [&](session_state st) {
+    if (st == session_state::connected)
+      first_connected.set();
+  }};
+  std::atomic<session_id> renewed_id{0};
+  s.set_listener({[&] { lost.set(); }, [&](session_id id) {
+                    renewed_id = id;
+                    renewed.set();
+                  }});
+  BOOST_REQUIRE(first_connected.wait());
+  auto first = s.session();
+  BOOST_REQUIRE(first != 0);
+  BOOST_REQUIRE(create(s, "/eph", "", create_mode::ephemeral));
+  std::string password;
+  {
+    std::lock_guard<std::mutex> guard{m};
+    BOOST_REQUIRE(opened.size() == 1u);
+    password = opened[0]->session_password();
+  }
+  BOOST_REQUIRE(force_session_expiry(shared_zookeeper().hosts(), first, password));
+  BOOST_REQUIRE(lost.wait());
+  BOOST_REQUIRE(renewed.wait());
+  BOOST_TEST(renewed_id.load() == s.session());
+  BOOST_TEST(s.session() != first);
+  BOOST_TEST(s.renewals() == 1);
+  BOOST_TEST((s.state() == session_state::connected));
+  BOOST_TEST(!exists(s, "/eph")->has_value()); // it went with the old session
+  BOOST_REQUIRE(create(s, "/eph", "", create_mode::ephemeral));
+  BOOST_TEST(get(s, "/eph")->stat.ephemeral_owner == s.session());
+  s.close(); // closes the retired session too (from this thread, not from a callback)
+  BOOST_TEST((s.state() == session_state::closed));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

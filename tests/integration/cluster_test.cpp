@@ -10,6 +10,7 @@
 #include <librdkafka/rdkafkacpp.h>
 
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -217,6 +218,36 @@ std::vector<std::string> registered_ids(const std::string& connect) {
   return *ids;
 }
 
+// The session that owns /brokers/ids/<id> (ZooKeeper's ephemeralOwner), read by a session of
+// the test's own; 0 while the node is absent.
+int64_t registration_owner(const std::string& connect, int32_t id) {
+  auto session = cafka::cluster::zookeeper_coordinator::connect(connect, 10s, 30s);
+  BOOST_REQUIRE_MESSAGE(session, "no session: " << session.error().message());
+  auto answer = std::make_shared<std::promise<int64_t>>();
+  auto done = answer->get_future();
+  (*session)->get("/brokers/ids/" + std::to_string(id), {}, [answer](cafka::result<cafka::cluster::node_data> r) {
+    answer->set_value(r ? r->stat.ephemeral_owner : 0);
+  });
+  BOOST_REQUIRE_MESSAGE(done.wait_for(30s) == std::future_status::ready, "no answer for /brokers/ids/" << id);
+  auto owner = done.get();
+  (*session)->close();
+  return owner;
+}
+
+// Keeps a broker process stopped (SIGSTOP), as a long GC pause would, and lets it run again
+// (SIGCONT) at the latest when it goes out of scope.
+struct paused_process {
+  pid_t pid;
+  bool paused = false;
+  explicit paused_process(pid_t p) : pid(p) { paused = ::kill(pid, SIGSTOP) == 0; }
+  void resume() {
+    if (paused)
+      ::kill(pid, SIGCONT);
+    paused = false;
+  }
+  ~paused_process() { resume(); }
+};
+
 bool port_free(int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
@@ -364,6 +395,67 @@ BOOST_AUTO_TEST_CASE(brokers_serve_while_zookeeper_is_down_and_are_still_registe
   BOOST_TEST((md.leader_counts("after-outage") == std::map<int32_t, int>{{1, 1}, {2, 1}, {3, 1}}));
   kcat_produce(c.bootstrap(3), "outage", "after", 0, 100);
   check_all(kcat_consume(c.bootstrap(1), "outage"), {{"before", {0, 200}}, {"during", {0, 200}}, {"after", {0, 100}}});
+}
+
+// Session expiry of a broker PROCESS: its session cannot be taken over from the test (that
+// needs its password, which only the process knows), so the broker is paused (SIGSTOP) until
+// ZooKeeper expires its session (its ephemeral /brokers/ids/<id> goes), then resumed. Its
+// ZooKeeper client then learns of the expiry, and the node renews its session
+// (cluster/renewing_session.hpp): it registers again, with a new session, and serves.
+BOOST_AUTO_TEST_CASE(a_broker_whose_session_expired_registers_again_and_serves) {
+  cluster_fixture c{3};
+  BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2, 3}, 60s));
+  auto first = read_metadata(c.bootstrap(1));
+  BOOST_REQUIRE(first.ok());
+  auto victim = first.controller; // the controller: its role must move and never be doubled
+  BOOST_REQUIRE(victim >= 1 && victim <= 3);
+  int32_t other = victim == 1 ? 2 : 1;
+  create(c, other, "renewal", 6);
+  wait_until_led(c, victim, "renewal", 6);
+  kcat_produce(c.bootstrap(victim), "renewal", "before", 0, 200);
+  auto old_session = registration_owner(c.connect(), victim);
+  BOOST_REQUIRE(old_session != 0);
+
+  {
+    paused_process pause{c.broker(victim).pid()};
+    BOOST_REQUIRE(pause.paused);
+    auto limit = std::chrono::milliseconds(c.session_timeout_ms()) + 60s;
+    BOOST_REQUIRE_MESSAGE(poll_until([&] { return registration_owner(c.connect(), victim) == 0; }, limit),
+                          "broker " << victim << "'s session never expired\n" << c.outputs());
+    // Meanwhile another broker took over as controller.
+    cafka::test::cluster_metadata_view md;
+    BOOST_REQUIRE_MESSAGE(poll_until(
+                            [&] {
+                              md = read_metadata(c.bootstrap(other));
+                              return md.ok() && md.controller != -1 && md.controller != victim;
+                            },
+                            60s),
+                          "no new controller: " << md.controller << "\n" << c.outputs());
+    pause.resume();
+  }
+
+  // Registered again, owned by a new session; every broker lists all three again.
+  int64_t owner = 0;
+  BOOST_REQUIRE_MESSAGE(poll_until(
+                          [&] {
+                            owner = registration_owner(c.connect(), victim);
+                            return owner != 0;
+                          },
+                          60s),
+                        "broker " << victim << " did not register again\n" << c.outputs());
+  BOOST_TEST(owner != old_session);
+  BOOST_TEST(c.broker(victim).output().find("registered again") != std::string::npos);
+  for (int32_t via : {1, 2, 3})
+    BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(via, {1, 2, 3}, 60s), "broker " << via << "\n" << c.outputs());
+  // One controller, the same through every broker.
+  auto md = read_metadata(c.bootstrap(1));
+  BOOST_REQUIRE(md.ok());
+  for (int32_t via : {2, 3})
+    BOOST_TEST(read_metadata(c.bootstrap(via)).controller == md.controller);
+  // It leads its partitions again and serves produce and fetch through its own address.
+  wait_until_led(c, victim, "renewal", 6);
+  kcat_produce(c.bootstrap(victim), "renewal", "after", 0, 200);
+  check_all(kcat_consume(c.bootstrap(victim), "renewal"), {{"before", {0, 200}}, {"after", {0, 200}}});
 }
 
 BOOST_AUTO_TEST_CASE(a_new_controller_is_elected_when_the_controller_dies) {
