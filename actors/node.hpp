@@ -93,6 +93,12 @@ struct node_options {
   /// (see docs/cluster.md); the topic registry file is not used, and partitions are opened
   /// as this broker comes to lead them.
   std::function<std::shared_ptr<cluster::coordinator>()> open_session;
+  /// The deterministic simulation (sim/) sets both to false: an I/O worker on its own
+  /// thread would run outside the simulation's control, and a Kafka listener's start
+  /// waits for the multiplexer, which only the simulation drives (its clients use the
+  /// native path). The registration still names the configured listener.
+  bool detached_io_worker = true;
+  bool kafka_listeners = true;
 };
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,

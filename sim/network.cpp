@@ -1,0 +1,120 @@
+#include "sim/network.hpp"
+
+#include <algorithm>
+
+#include <caf/io/network/test_multiplexer.hpp>
+#include <caf/io/scribe.hpp>
+
+namespace cafka::sim {
+
+namespace {
+
+using caf::io::accept_handle;
+using caf::io::connection_handle;
+
+// Closes our end of a connection as a peer's reset would: the owning broker (the
+// middleman's BASP broker) gets connection_closed_msg.
+void close_end(host& h, int64_t id) {
+  auto& mpx = h.network();
+  auto hdl = connection_handle::from_int(id);
+  auto& ptr = mpx.impl_ptr(hdl);
+  mpx.stopped_reading(hdl) = true;
+  mpx.passive_mode(hdl) = true;
+  if (ptr) {
+    auto keep = ptr; // io_failure detaches the scribe from its broker
+    keep->io_failure(&mpx, caf::io::network::operation::read);
+  }
+}
+
+bool alive(const std::vector<network::slot>& slots, size_t index, uint64_t generation) {
+  return index < slots.size() && slots[index].h != nullptr && slots[index].generation == generation;
+}
+
+} // namespace
+
+void network::listen(std::vector<slot>& slots, size_t slot_index, uint16_t port) {
+  auto id = next_id_++;
+  slots[slot_index].h->network().provide_acceptor(port, accept_handle::from_int(id));
+  listeners_.push_back(listener{slot_index, slots[slot_index].generation, port, id});
+}
+
+void network::wire(std::vector<slot>& slots) {
+  // Hand over what was taken; refuse what was taken from a listener that is gone.
+  for (auto& c : connections_) {
+    if (c.taken || !alive(slots, c.client, c.client_generation))
+      continue;
+    auto& client_mpx = slots[c.client].h->network();
+    if (client_mpx.has_pending_scribe(c.address, c.port))
+      continue;
+    c.taken = true;
+    if (alive(slots, c.server, c.server_generation))
+      slots[c.server].h->network().add_pending_connect(accept_handle::from_int(c.accept_id),
+                                                       connection_handle::from_int(c.server_id));
+    else
+      close_end(*slots[c.client].h, c.client_id);
+  }
+  // Forget connections whose ends are both gone or that were refused.
+  connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
+                                    [&](const connection& c) {
+                                      return !alive(slots, c.client, c.client_generation)
+                                             || (c.taken && !alive(slots, c.server, c.server_generation));
+                                    }),
+                     connections_.end());
+  // One prepared connection per (host, live listener elsewhere) that has none waiting.
+  for (size_t client = 0; client < slots.size(); ++client) {
+    if (!slots[client].h)
+      continue;
+    auto& client_host = *slots[client].h;
+    for (auto& l : listeners_) {
+      if (l.server == client || !alive(slots, l.server, l.generation))
+        continue;
+      auto& server_host = *slots[l.server].h;
+      if (client_host.network().has_pending_scribe(server_host.address(), l.port))
+        continue;
+      connection c{client, slots[client].generation, l.server, l.generation, server_host.address(), l.port,
+                   l.accept_id, next_id_++, next_id_++};
+      auto& server_mpx = server_host.network();
+      server_mpx.prepare_connection(accept_handle::from_int(l.accept_id), connection_handle::from_int(c.server_id),
+                                    client_host.network(), c.address, c.port,
+                                    connection_handle::from_int(c.client_id));
+      // prepare_connection also queued the accept; it waits until the connect happens.
+      auto& pending = server_mpx.pending_connects();
+      auto range = pending.equal_range(accept_handle::from_int(l.accept_id));
+      for (auto i = range.first; i != range.second; ++i)
+        if (i->second == connection_handle::from_int(c.server_id)) {
+          pending.erase(i);
+          break;
+        }
+      connections_.push_back(std::move(c));
+    }
+  }
+}
+
+void network::drop_host(std::vector<slot>& slots, size_t slot_index) {
+  auto generation = slots[slot_index].generation;
+  for (auto& c : connections_) {
+    if (!c.taken)
+      continue;
+    if (c.server == slot_index && c.server_generation == generation && alive(slots, c.client, c.client_generation))
+      close_end(*slots[c.client].h, c.client_id);
+    if (c.client == slot_index && c.client_generation == generation && alive(slots, c.server, c.server_generation))
+      close_end(*slots[c.server].h, c.server_id);
+  }
+  connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
+                                    [&](const connection& c) {
+                                      return (c.client == slot_index && c.client_generation == generation)
+                                             || (c.taken && c.server == slot_index
+                                                 && c.server_generation == generation);
+                                    }),
+                     connections_.end());
+  listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(),
+                                  [&](const listener& l) { return l.server == slot_index; }),
+                   listeners_.end());
+}
+
+size_t network::established() const {
+  return static_cast<size_t>(std::count_if(connections_.begin(), connections_.end(),
+                                           [](const connection& c) { return c.taken; }));
+}
+
+} // namespace cafka::sim

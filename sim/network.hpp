@@ -1,0 +1,78 @@
+#pragma once
+// The simulated network between hosts (sim/host.hpp): CAF's test multiplexer gives each
+// host connections that are pairs of byte buffers, but a connect only succeeds if the
+// test has "provided" that connection in advance. This class does that on demand, so
+// that production code (the cluster member forwarding to the controller, the client's
+// links) can connect by host:port whenever it likes:
+//
+// - For every host and every port some other live host listens on, it keeps one
+//   prepared connection waiting on the connecting side (a "pending scribe").
+// - Once the connecting side has taken it (a connect happened), the accept is handed to
+//   the listening side; then a fresh one is prepared for the next connect.
+// - A connect to an address whose host is down finds nothing prepared and fails (CAF's
+//   cannot_connect_to_node); one taken while its listener went away (crash, restart) is
+//   closed at once, as a refused connection.
+// - When a host goes down, the peers' ends of all its connections are closed: the peers'
+//   middlemen see connection_closed, their proxies go down (remote_link_unreachable).
+//
+// Hosts are identified by their slot in the world and a generation (bumped by every
+// restart), so that a restarted host is never wired to connections of its former life.
+// Next steps (not here yet): cutting and healing a direction, delaying or dropping bytes
+// per link — i.e. moving bytes between the paired buffers under the world's control.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/host.hpp"
+
+namespace cafka::sim {
+
+class network {
+public:
+  /// A host's slot: its host object (nullptr while down) and its generation.
+  struct slot {
+    host* h = nullptr;
+    uint64_t generation = 0;
+  };
+
+  /// Makes `port` of the host in `slot_index` accept connections (call before the
+  /// host's actors publish or listen there).
+  void listen(std::vector<slot>& slots, size_t slot_index, uint16_t port);
+
+  /// Prepares and hands over connections as described above; call before each step.
+  void wire(std::vector<slot>& slots);
+
+  /// The host in `slot_index` is going down: closes the other ends of its connections
+  /// and forgets its listening ports. Call while `slots[slot_index].h` is still valid.
+  void drop_host(std::vector<slot>& slots, size_t slot_index);
+
+  /// Connections currently established (for the trace and tests).
+  size_t established() const;
+
+private:
+  struct listener {
+    size_t server;
+    uint64_t generation;
+    uint16_t port;
+    int64_t accept_id;
+  };
+  struct connection {
+    size_t client;
+    uint64_t client_generation;
+    size_t server;
+    uint64_t server_generation;
+    std::string address;
+    uint16_t port;
+    int64_t accept_id;
+    int64_t client_id;
+    int64_t server_id;
+    bool taken = false;
+  };
+  std::vector<listener> listeners_;
+  std::vector<connection> connections_;
+  int64_t next_id_ = 1;
+};
+
+} // namespace cafka::sim
