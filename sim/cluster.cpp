@@ -114,6 +114,7 @@ struct cluster::impl {
     if (!started)
       throw std::runtime_error("sim: starting " + name(i) + ": " + error_text);
     b.n = std::move(*started);
+    b.last_view = b.n->views->snapshot(); // the empty view before the first load
     // As cafka-server does: the node actor at caf.port (asynchronous here; the world
     // runs the middleman like any other actor).
     auto& sys = b.h->system();
@@ -238,7 +239,8 @@ struct cluster::impl {
   // One unit of work on a host drawn by the seed's generator; false if all are idle.
   bool step() {
     sync_slots();
-    net.wire(slots);
+    for (auto& e : net.wire(slots))
+      note(e);
     auto order = live_hosts();
     for (size_t k = order.size(); k > 1; --k) // Fisher-Yates with our generator
       std::swap(order[k - 1], order[std::uniform_int_distribution<size_t>{0, k - 1}(rng)]);

@@ -13,17 +13,20 @@ using caf::io::accept_handle;
 using caf::io::connection_handle;
 
 // Closes our end of a connection as a peer's reset would: the owning broker (the
-// middleman's BASP broker) gets connection_closed_msg.
-void close_end(host& h, int64_t id) {
+// middleman's BASP broker) gets connection_closed_msg. False (nothing done) while no
+// broker owns the end yet: a connect hands the new scribe to BASP in a message, and a
+// scribe closed before BASP took it would leave that connect pending forever (the
+// middleman actor then parks every later connect to that address behind it).
+bool close_end(host& h, int64_t id) {
   auto& mpx = h.network();
   auto hdl = connection_handle::from_int(id);
-  auto& ptr = mpx.impl_ptr(hdl);
+  auto ptr = mpx.impl_ptr(hdl);
+  if (!ptr || ptr->parent() == nullptr)
+    return false;
   mpx.stopped_reading(hdl) = true;
   mpx.passive_mode(hdl) = true;
-  if (ptr) {
-    auto keep = ptr; // io_failure detaches the scribe from its broker
-    keep->io_failure(&mpx, caf::io::network::operation::read);
-  }
+  ptr->io_failure(&mpx, caf::io::network::operation::read);
+  return true;
 }
 
 bool alive(const std::vector<network::slot>& slots, size_t index, uint64_t generation) {
@@ -38,7 +41,14 @@ void network::listen(std::vector<slot>& slots, size_t slot_index, uint16_t port)
   listeners_.push_back(listener{slot_index, slots[slot_index].generation, port, id});
 }
 
-void network::wire(std::vector<slot>& slots) {
+std::vector<std::string> network::wire(std::vector<slot>& slots) {
+  std::vector<std::string> events;
+  // Ends to close once their broker owns them.
+  closing_.erase(std::remove_if(closing_.begin(), closing_.end(),
+                                [&](const end& e) {
+                                  return !alive(slots, e.host, e.generation) || close_end(*slots[e.host].h, e.id);
+                                }),
+                 closing_.end());
   // Hand over what was taken; refuse what was taken from a listener that is gone.
   for (auto& c : connections_) {
     if (c.taken || !alive(slots, c.client, c.client_generation))
@@ -47,11 +57,15 @@ void network::wire(std::vector<slot>& slots) {
     if (client_mpx.has_pending_scribe(c.address, c.port))
       continue;
     c.taken = true;
-    if (alive(slots, c.server, c.server_generation))
+    auto what = slots[c.client].h->name() + " -> " + c.address + ":" + std::to_string(c.port);
+    if (alive(slots, c.server, c.server_generation)) {
       slots[c.server].h->network().add_pending_connect(accept_handle::from_int(c.accept_id),
                                                        connection_handle::from_int(c.server_id));
-    else
-      close_end(*slots[c.client].h, c.client_id);
+      events.push_back(what + " connected");
+    } else {
+      closing_.push_back(end{c.client, c.client_generation, c.client_id});
+      events.push_back(what + " refused");
+    }
   }
   // Forget connections whose ends are both gone or that were refused.
   connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
@@ -88,6 +102,7 @@ void network::wire(std::vector<slot>& slots) {
       connections_.push_back(std::move(c));
     }
   }
+  return events;
 }
 
 void network::drop_host(std::vector<slot>& slots, size_t slot_index) {
@@ -96,9 +111,9 @@ void network::drop_host(std::vector<slot>& slots, size_t slot_index) {
     if (!c.taken)
       continue;
     if (c.server == slot_index && c.server_generation == generation && alive(slots, c.client, c.client_generation))
-      close_end(*slots[c.client].h, c.client_id);
+      closing_.push_back(end{c.client, c.client_generation, c.client_id});
     if (c.client == slot_index && c.client_generation == generation && alive(slots, c.server, c.server_generation))
-      close_end(*slots[c.server].h, c.server_id);
+      closing_.push_back(end{c.server, c.server_generation, c.server_id});
   }
   connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
                                     [&](const connection& c) {

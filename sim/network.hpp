@@ -42,10 +42,13 @@ public:
   void listen(std::vector<slot>& slots, size_t slot_index, uint16_t port);
 
   /// Prepares and hands over connections as described above; call before each step.
-  void wire(std::vector<slot>& slots);
+  /// Returns what happened for the trace ("broker 2 -> 10.0.0.1:9192 connected", or
+  /// "... refused" when the listener was gone).
+  std::vector<std::string> wire(std::vector<slot>& slots);
 
   /// The host in `slot_index` is going down: closes the other ends of its connections
-  /// and forgets its listening ports. Call while `slots[slot_index].h` is still valid.
+  /// (at the next wire(), or as soon as the peer's middleman owns them) and forgets its
+  /// listening ports. Call while `slots[slot_index].h` is still valid.
   void drop_host(std::vector<slot>& slots, size_t slot_index);
 
   /// Connections currently established (for the trace and tests).
@@ -70,7 +73,13 @@ private:
     int64_t server_id;
     bool taken = false;
   };
+  struct end {
+    size_t host;
+    uint64_t generation;
+    int64_t id;
+  };
   std::vector<listener> listeners_;
+  std::vector<end> closing_; ///< ends to close as soon as a broker owns them
   std::vector<connection> connections_;
   int64_t next_id_ = 1;
 };
