@@ -13,11 +13,15 @@
 
 #include "actors/cluster_view_cache.hpp"
 #include "actors/group_registry.hpp"
+#include "actors/node_storage.hpp"
+#include "actors/offset_log_store.hpp"
 #include "actors/routing_table.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "cluster/embedded_store.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
+#include "storage/partition_log.hpp"
+#include "storage/topic_partition.hpp"
 
 namespace cafka::sim {
 
@@ -146,7 +150,27 @@ struct cluster::impl {
     for (auto& l : n.listeners)
       kill(l.actor);
     b.h->scheduler().run();
-    b.n.reset();
+  }
+
+  // A power loss: every log of the node is cut back to what was fsynced (its recovery
+  // point). The node's actors are dead, so nothing else touches the logs meanwhile.
+  void lose_unflushed(size_t i) {
+    auto& n = *brokers[i].n;
+    std::vector<std::pair<std::string, std::shared_ptr<storage::partition_log>>> logs;
+    for (auto& [tp, open] : n.storage->partitions)
+      logs.emplace_back(storage::partition_dir_name(tp), open.log);
+    if (n.offsets)
+      for (auto& [tp, log] : n.offsets->logs())
+        logs.emplace_back(storage::partition_dir_name(tp), log);
+    for (auto& [name, log] : logs) {
+      if (!log || log->recovery_point() >= log->log_end_offset())
+        continue;
+      auto lost = log->log_end_offset() - log->recovery_point();
+      if (auto st = log->truncate_to(log->recovery_point()); !st)
+        note(this->name(i) + ": cannot cut " + name + " back to its recovery point: " + st.error().message());
+      else
+        note(this->name(i) + ": " + name + " lost " + std::to_string(lost) + " unflushed record(s)");
+    }
   }
 
   void expire_zombie(size_t i) {
@@ -161,15 +185,18 @@ struct cluster::impl {
     b.zombie.reset();
   }
 
-  void crash(size_t i) {
+  void crash(size_t i, crash_mode mode) {
     auto& b = brokers[i];
     if (!b.h)
       throw std::logic_error("sim: crash of " + name(i) + ", which is down");
-    note(name(i) + " crashed");
+    note(name(i) + (mode == crash_mode::machine ? " crashed (machine: unflushed data lost)" : " crashed (process)"));
     sync_slots();
     net.drop_host(slots, i);
     auto session = b.n->coordinator;
     kill_node(b);
+    if (mode == crash_mode::machine)
+      lose_unflushed(i);
+    b.n.reset(); // the last handles: logs and the log-dir lock close without a flush
     b.zombie = std::move(b.h);
     b.zombie_session = std::move(session);
     b.last_view.reset();
@@ -306,6 +333,7 @@ struct cluster::impl {
     for (auto& b : brokers) {
       if (b.n)
         kill_node(b);
+      b.n.reset();
       for (auto* h : {b.h.get(), b.zombie.get()})
         if (h)
           h->abandon_actors();
@@ -415,7 +443,7 @@ bool cluster::converged() const {
   return c != -1 && std::find(up.begin(), up.end(), c) != up.end();
 }
 
-void cluster::crash(size_t i) { impl_->crash(i); }
+void cluster::crash(size_t i, crash_mode mode) { impl_->crash(i, mode); }
 
 void cluster::restart(size_t i) { impl_->restart(i); }
 

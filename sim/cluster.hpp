@@ -41,6 +41,15 @@
 
 namespace cafka::sim {
 
+/// What a crash takes with it.
+enum class crash_mode {
+  /// The process dies (kill -9): what was written reached the OS and survives.
+  process,
+  /// The machine dies (power loss): every partition log loses what its flush policy had
+  /// not fsynced yet (it is cut back to its recovery point).
+  machine,
+};
+
 struct options {
   int brokers = 3;
   uint64_t seed = 42;
@@ -98,8 +107,9 @@ public:
 
   /// Kills broker i without a clean shutdown: its actors are killed (no flush, no
   /// checkpoint), the other ends of its connections close, and its coordinator session
-  /// stays until it expires after zookeeper.session.timeout.ms of simulated time.
-  void crash(size_t i);
+  /// stays until it expires after zookeeper.session.timeout.ms of simulated time. With
+  /// crash_mode::machine its logs also lose what was not fsynced.
+  void crash(size_t i, crash_mode mode = crash_mode::process);
   /// Starts a crashed broker again with the same broker id, log dir and address. If its
   /// old session has not expired yet, it is expired first.
   void restart(size_t i);

@@ -7,7 +7,9 @@
 // - the controller role moves when the controller crashes, and the crashed broker comes
 //   back after a restart, leading its partitions again with its data;
 // - cafka's own client (producer and subscriptions in the client host) produces to and
-//   fetches from the leaders on every broker;
+//   fetches from the leaders on every broker, and carries on through a leader's crash;
+// - a machine crash loses unflushed records, a process crash does not;
+// - an expired session takes the broker out of every other broker's view;
 // - the same scenario gives the same trace for the same seed, and other seeds give other
 //   interleavings.
 #include <boost/test/unit_test.hpp>
@@ -355,6 +357,65 @@ BOOST_AUTO_TEST_CASE(the_client_carries_on_when_a_leader_crashes_and_comes_back)
   caf::anon_send_exit(link, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(sink, caf::exit_reason::user_shutdown);
   c.advance(100ms);
+}
+
+// A machine crash loses what the flush policy had not fsynced; a process crash loses
+// nothing that was written. Broker 1's partition gets one record; with
+// log.flush.interval.messages=1 on broker 1 it is fsynced before the crash.
+static void crash_keeps(sim::crash_mode mode, bool flush_each, int64_t expected_end) {
+  sim::cluster c{sim::options{3, 3, [flush_each](config::server_config& cfg) {
+                                if (flush_each && cfg.broker_id == 1)
+                                  cfg.log_flush_interval_messages = 1;
+                              }}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto placed = make_topic(c, "durable", 3);
+  auto it = std::find(placed.begin(), placed.end(), 1);
+  BOOST_REQUIRE(it != placed.end());
+  auto p = static_cast<int32_t>(it - placed.begin());
+  auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+  auto r = ask_until_served<produce_result>(c, 0, produce_atom_v, topic_partition{"durable", p},
+                                            produce_request{1, batch});
+  BOOST_REQUIRE_MESSAGE(r, client_test::why(r));
+  c.advance(100ms); // the fsync (on the I/O worker) completes meanwhile
+  c.crash(0, mode);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
+  c.restart(0);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && view_leaders(c, 1, "durable") == placed; }, 60s),
+                        dump(c));
+  auto end = ask_until_served<offset_answer>(c, 0, list_offsets_atom_v, topic_partition{"durable", p},
+                                             latest_timestamp);
+  BOOST_REQUIRE_MESSAGE(end, client_test::why(end));
+  BOOST_TEST(end->offset == expected_end, "log end " << end->offset << "\n" << dump(c));
+}
+
+BOOST_AUTO_TEST_CASE(a_machine_crash_loses_what_was_not_fsynced_and_a_process_crash_nothing) {
+  crash_keeps(sim::crash_mode::process, false, 1);
+  crash_keeps(sim::crash_mode::machine, false, 0);
+  crash_keeps(sim::crash_mode::machine, true, 1);
+}
+
+BOOST_AUTO_TEST_CASE(an_expired_session_takes_the_broker_out_of_every_view) {
+  sim::cluster c{sim::options{3, 9, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto victim = static_cast<size_t>(c.controller()) % 3; // not the controller
+  auto id = c.broker(victim).id;
+  c.expire_session(victim);
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            for (size_t i = 0; i < 3; ++i) {
+                              if (i == victim)
+                                continue;
+                              auto ids = c.broker(i).n->views->snapshot()->view.broker_ids();
+                              if (std::find(ids.begin(), ids.end(), id) != ids.end())
+                                return false;
+                            }
+                            return true;
+                          },
+                          30s),
+                        dump(c));
+  BOOST_TEST(c.broker(victim).up); // the process keeps running; re-registering is not the simulation's job
+  BOOST_TEST(std::any_of(c.trace().begin(), c.trace().end(),
+                         [](const std::string& l) { return l.find("expired (fault)") != std::string::npos; }));
 }
 
 BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_trace) {
