@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -379,7 +380,13 @@ cluster::cluster(options opts) : impl_(std::make_unique<impl>(std::move(opts))) 
   }
 }
 
-cluster::~cluster() { impl_->shutdown(); }
+cluster::~cluster() {
+  // For replaying a failure by hand, and for comparing runs across processes.
+  if (const char* flag = std::getenv("CAFKA_SIM_TRACE"); flag && *flag && std::string{flag} != "0")
+    for (auto& line : impl_->trace)
+      std::fprintf(stderr, "%s\n", line.c_str());
+  impl_->shutdown();
+}
 
 bool cluster::run_until(const std::function<bool()>& done, std::chrono::milliseconds max_sim_time) {
   return impl_->run_until(done, max_sim_time);
