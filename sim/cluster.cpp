@@ -90,6 +90,7 @@ struct cluster::impl {
   }
 
   std::string name(size_t i) const { return "broker " + std::to_string(brokers[i].cfg.broker_id); }
+  std::string label(size_t i) const { return i == cluster::client_host ? std::string{"client"} : name(i); }
 
   void sync_slots() {
     slots.resize(brokers.size() + 1);
@@ -461,6 +462,30 @@ void cluster::expire_session(size_t i) {
     throw std::logic_error("sim: expire_session of " + s.name(i) + ", which is down");
   if (s.store->expire_session(b.session))
     s.note(s.name(i) + ": session " + std::to_string(b.session) + " expired (fault)");
+}
+
+namespace {
+
+size_t slot_of(size_t i, size_t brokers) {
+  if (i == cluster::client_host)
+    return brokers;
+  if (i >= brokers)
+    throw std::out_of_range("sim: no broker " + std::to_string(i) + " (there are " + std::to_string(brokers) + ")");
+  return i;
+}
+
+} // namespace
+
+void cluster::cut(size_t from, size_t to) {
+  auto& s = *impl_;
+  s.net.cut(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
+}
+
+void cluster::heal(size_t from, size_t to) {
+  auto& s = *impl_;
+  s.net.heal(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
 }
 
 const std::vector<std::string>& cluster::trace() const { return impl_->trace; }

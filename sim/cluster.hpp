@@ -118,6 +118,15 @@ public:
   /// Expires broker i's coordinator session (the broker keeps running).
   void expire_session(size_t i);
 
+  /// The client host, for cut() and heal().
+  static constexpr size_t client_host = static_cast<size_t>(-1);
+  /// Cuts one direction of the link between two hosts (broker indexes or client_host):
+  /// what `from` sends to `to` waits until heal(from, to), then flows on; connections
+  /// stay open, as TCP's do over a short outage. The coordinator is not on this network
+  /// (sessions fail only through expire_session for now).
+  void cut(size_t from, size_t to);
+  void heal(size_t from, size_t to);
+
   // -- observing --
 
   /// What happened, in order, each line prefixed with the simulated time: brokers up and

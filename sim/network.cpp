@@ -87,23 +87,40 @@ std::vector<std::string> network::wire(std::vector<slot>& slots) {
         continue;
       connection c{client, slots[client].generation, l.server, l.generation, server_host.address(), l.port,
                    l.accept_id, next_id_++, next_id_++};
-      auto& server_mpx = server_host.network();
-      server_mpx.prepare_connection(accept_handle::from_int(l.accept_id), connection_handle::from_int(c.server_id),
-                                    client_host.network(), c.address, c.port,
-                                    connection_handle::from_int(c.client_id));
-      // prepare_connection also queued the accept; it waits until the connect happens.
-      auto& pending = server_mpx.pending_connects();
-      auto range = pending.equal_range(accept_handle::from_int(l.accept_id));
-      for (auto i = range.first; i != range.second; ++i)
-        if (i->second == connection_handle::from_int(c.server_id)) {
-          pending.erase(i);
-          break;
-        }
+      // Each end gets buffers of its own (not prepare_connection's shared pair), so
+      // that bytes move between them only in pump(), where links can hold them.
+      client_host.network().provide_scribe(c.address, c.port, connection_handle::from_int(c.client_id));
       connections_.push_back(std::move(c));
     }
   }
+  pump(slots);
   return events;
 }
+
+void network::pump(std::vector<slot>& slots) {
+  auto move = [](host& from, int64_t from_id, host& to, int64_t to_id) {
+    auto& out = from.network().output_buffer(connection_handle::from_int(from_id));
+    if (out.empty())
+      return;
+    auto& in = to.network().virtual_network_buffer(connection_handle::from_int(to_id));
+    in.insert(in.end(), out.begin(), out.end());
+    out.clear();
+  };
+  for (auto& c : connections_) {
+    if (!c.taken || !alive(slots, c.client, c.client_generation) || !alive(slots, c.server, c.server_generation))
+      continue;
+    if (!is_cut(c.client, c.server))
+      move(*slots[c.client].h, c.client_id, *slots[c.server].h, c.server_id);
+    if (!is_cut(c.server, c.client))
+      move(*slots[c.server].h, c.server_id, *slots[c.client].h, c.client_id);
+  }
+}
+
+void network::cut(size_t from, size_t to) { cuts_.emplace(from, to); }
+
+void network::heal(size_t from, size_t to) { cuts_.erase({from, to}); }
+
+bool network::is_cut(size_t from, size_t to) const { return cuts_.count({from, to}) > 0; }
 
 void network::drop_host(std::vector<slot>& slots, size_t slot_index) {
   auto generation = slots[slot_index].generation;

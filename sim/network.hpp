@@ -15,14 +15,21 @@
 // - When a host goes down, the peers' ends of all its connections are closed: the peers'
 //   middlemen see connection_closed, their proxies go down (remote_link_unreachable).
 //
+// - Each end of a connection has buffers of its own; pump() (part of wire()) moves what
+//   one end wrote to the other end's network buffer, unless that direction of the link
+//   between the two hosts is cut: then the bytes wait (as TCP retransmits) and flow on
+//   after the heal. A connection is not closed by a cut.
+//
 // Hosts are identified by their slot in the world and a generation (bumped by every
 // restart), so that a restarted host is never wired to connections of its former life.
-// Next steps (not here yet): cutting and healing a direction, delaying or dropping bytes
-// per link — i.e. moving bytes between the paired buffers under the world's control.
+// Next steps (not here yet): delaying or dropping bytes per link, closing connections
+// that stay cut longer than a TCP timeout.
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/host.hpp"
@@ -54,6 +61,12 @@ public:
   /// Connections currently established (for the trace and tests).
   size_t established() const;
 
+  /// Holds the bytes from the host in slot `from` to the host in slot `to` (one
+  /// direction; a cut outlives restarts) until heal(from, to).
+  void cut(size_t from, size_t to);
+  void heal(size_t from, size_t to);
+  bool is_cut(size_t from, size_t to) const;
+
 private:
   struct listener {
     size_t server;
@@ -73,6 +86,8 @@ private:
     int64_t server_id;
     bool taken = false;
   };
+  void pump(std::vector<slot>& slots);
+
   struct end {
     size_t host;
     uint64_t generation;
@@ -80,6 +95,7 @@ private:
   };
   std::vector<listener> listeners_;
   std::vector<end> closing_; ///< ends to close as soon as a broker owns them
+  std::set<std::pair<size_t, size_t>> cuts_;
   std::vector<connection> connections_;
   int64_t next_id_ = 1;
 };
