@@ -23,8 +23,8 @@
 //
 // Faults so far: crash (a process or a whole machine: no flush, the network ends close,
 // the session expires after zookeeper.session.timeout.ms of simulated time), restart
-// (same broker id and log dir), expire_session. See docs/simulation.md for what is not
-// there yet. With CAFKA_SIM_TRACE=1 in the environment a cluster prints its trace to
+// (same broker id and log dir), expire_session, cut/heal one direction of a link. See
+// docs/simulation.md for what is not there yet. With CAFKA_SIM_TRACE=1 in the environment a cluster prints its trace to
 // stderr when it is destroyed.
 //
 // Threading: everything runs on the calling thread; a cluster is not thread-safe.
