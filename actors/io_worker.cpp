@@ -20,7 +20,9 @@ caf::behavior io_worker(caf::event_based_actor*) {
 
 } // namespace
 
-caf::actor spawn_io_worker(caf::actor_system& sys) {
+caf::actor spawn_io_worker(caf::actor_system& sys, bool detached) {
+  if (!detached)
+    return sys.spawn(io_worker);
   return sys.spawn<caf::detached>(io_worker);
 }
 

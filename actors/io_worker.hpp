@@ -16,7 +16,10 @@ struct io_job {
   std::function<std::error_code()> run;
 };
 
-caf::actor spawn_io_worker(caf::actor_system& sys);
+/// `detached` (the default): its own thread. The deterministic simulation (sim/) passes
+/// false: there every actor runs on the test thread, so a scheduled worker blocks nothing
+/// else and keeps the run order under the simulation's control.
+caf::actor spawn_io_worker(caf::actor_system& sys, bool detached = true);
 
 } // namespace cafka
 

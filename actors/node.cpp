@@ -155,7 +155,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return ns.error();
   n.storage = *ns;
   // First: commits may arrive as soon as the listeners run, and their fsyncs go here.
-  n.io_worker = spawn_io_worker(sys);
+  n.io_worker = spawn_io_worker(sys, options.detached_io_worker);
   struct stop_worker_unless_started {
     caf::actor& worker;
     bool started = false;
@@ -211,7 +211,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   auto ids = std::make_shared<producer_id_source>(now_ms());
   // Without CAF's network layer (in-process tests and simulations) there are no sockets.
   for (auto& address : n.storage->config.listeners) {
-    if (!sys.has_middleman())
+    if (!sys.has_middleman() || !options.kafka_listeners)
       break;
     kafka_listener_context ctx{n.routes, cfg.broker_id, static_cast<size_t>(cfg.socket_request_max_bytes),
                                now_ms, ids, n.groups};

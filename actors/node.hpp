@@ -95,6 +95,12 @@ struct node_options {
   /// cluster::renewing_session: when it expires, open_session is called again for a new one
   /// and the broker registers again (docs/cluster.md).
   std::function<std::shared_ptr<cluster::coordinator>()> open_session;
+  /// The deterministic simulation (sim/) sets both to false: an I/O worker on its own
+  /// thread would run outside the simulation's control, and a Kafka listener's start
+  /// waits for the multiplexer, which only the simulation drives (its clients use the
+  /// native path). The registration still names the configured listener.
+  bool detached_io_worker = true;
+  bool kafka_listeners = true;
 };
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,

@@ -1,0 +1,495 @@
+#include "sim/cluster.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <random>
+#include <stdexcept>
+
+#include <caf/all.hpp>
+#include <caf/io/all.hpp>
+
+#include "actors/cluster_view_cache.hpp"
+#include "actors/group_registry.hpp"
+#include "actors/node_storage.hpp"
+#include "actors/offset_log_store.hpp"
+#include "actors/routing_table.hpp"
+#include "cluster/embedded_coordinator.hpp"
+#include "cluster/embedded_store.hpp"
+#include "sim/host.hpp"
+#include "sim/network.hpp"
+#include "storage/partition_log.hpp"
+#include "storage/topic_partition.hpp"
+
+namespace cafka::sim {
+
+namespace {
+
+// The nodes' wall clock at simulated time 0 (a fixed value: traces must not vary).
+constexpr int64_t epoch_ms = 1'700'000'000'000;
+// A run_until that takes more steps than this is a livelock, not a slow test.
+constexpr uint64_t max_steps = 20'000'000;
+
+std::string make_temp_dir() {
+  char tmpl[] = "/tmp/cafka-sim-XXXXXX";
+  auto* p = ::mkdtemp(tmpl);
+  if (!p)
+    throw std::runtime_error("sim: cannot create a temporary log dir under /tmp");
+  return p;
+}
+
+std::string join(const std::vector<int32_t>& xs) {
+  std::string out;
+  for (auto x : xs)
+    out += (out.empty() ? "" : ",") + std::to_string(x);
+  return out;
+}
+
+} // namespace
+
+struct broker_slot {
+  config::server_config cfg;
+  std::string log_dir;
+  std::unique_ptr<host> h; ///< null while down
+  std::optional<node> n;
+  uint64_t generation = 0;
+  cafka::cluster::session_id session = 0;
+  std::shared_ptr<const cafka::cluster::loaded_view> last_view;
+  int views = 0; ///< views loaded in this life
+  // After a crash: the dead host, kept until its session expired (the store's callbacks
+  // still reach its actors until then), and that session.
+  std::unique_ptr<host> zombie;
+  std::shared_ptr<cafka::cluster::coordinator> zombie_session;
+};
+
+struct cluster::impl {
+  options opts;
+  std::mt19937_64 rng;
+  std::shared_ptr<cafka::cluster::embedded_store> store = std::make_shared<cafka::cluster::embedded_store>();
+  std::vector<broker_slot> brokers;
+  std::unique_ptr<host> client;
+  network net;
+  std::vector<network::slot> slots; ///< brokers, then the client
+  caf::timespan now{0};
+  std::multimap<caf::timespan, std::function<void()>> events; ///< scheduled faults
+  std::vector<std::string> trace;
+  int32_t traced_controller = -1;
+  int32_t traced_epoch = -1;
+
+  explicit impl(options o) : opts(std::move(o)), rng(opts.seed) {}
+
+  int64_t now_ms() const { return std::chrono::duration_cast<std::chrono::milliseconds>(now).count(); }
+
+  void note(const std::string& what) {
+    char stamp[32];
+    std::snprintf(stamp, sizeof stamp, "[%8.3fs] ", static_cast<double>(now_ms()) / 1000.0);
+    trace.push_back(stamp + what);
+  }
+
+  std::string name(size_t i) const { return "broker " + std::to_string(brokers[i].cfg.broker_id); }
+  std::string label(size_t i) const { return i == cluster::client_host ? std::string{"client"} : name(i); }
+
+  void sync_slots() {
+    slots.resize(brokers.size() + 1);
+    for (size_t i = 0; i < brokers.size(); ++i)
+      slots[i] = network::slot{brokers[i].h.get(), brokers[i].generation};
+    slots.back() = network::slot{client.get(), 1};
+  }
+
+  void start(size_t i) {
+    auto& b = brokers[i];
+    b.h = std::make_unique<host>(name(i), b.cfg.listeners.front().host, false);
+    ++b.generation;
+    b.views = 0;
+    b.last_view.reset();
+    sync_slots();
+    net.listen(slots, i, b.cfg.caf_port);
+    node_options no;
+    no.open_session = [this, i] {
+      auto c = std::make_shared<cafka::cluster::embedded_coordinator>(store);
+      brokers[i].session = c->session();
+      return std::shared_ptr<cafka::cluster::coordinator>{c};
+    };
+    no.detached_io_worker = false;
+    no.kafka_listeners = false;
+    std::string error_text;
+    auto started = start_node(b.h->system(), b.cfg, error_text, no, [this] { return epoch_ms + now_ms(); });
+    if (!started)
+      throw std::runtime_error("sim: starting " + name(i) + ": " + error_text);
+    b.n = std::move(*started);
+    b.last_view = b.n->views->snapshot(); // the empty view before the first load
+    // As cafka-server does: the node actor at caf.port (asynchronous here; the world
+    // runs the middleman like any other actor).
+    auto& sys = b.h->system();
+    caf::anon_send(sys.middleman().actor_handle(), caf::publish_atom_v, b.cfg.caf_port,
+                   caf::actor_cast<caf::strong_actor_ptr>(b.n->actor), sys.message_types<node_actor>(),
+                   std::string{}, true);
+    note(name(i) + " up at " + b.cfg.listeners.front().host + ":" + std::to_string(b.cfg.caf_port)
+         + " (session " + std::to_string(b.session) + ")");
+  }
+
+  // Kills every actor of the node that the world knows of and lets them process it; the
+  // storage closes with the last handle (no flush, no checkpoint).
+  void kill_node(broker_slot& b) {
+    auto& n = *b.n;
+    auto kill = [](const auto& hdl) {
+      if (hdl)
+        caf::anon_send_exit(hdl, caf::exit_reason::kill);
+    };
+    if (n.routes)
+      for (auto& [_, actor] : *n.routes->snapshot())
+        kill(actor);
+    if (n.groups)
+      for (auto& g : n.groups->close())
+        kill(g);
+    kill(n.actor);
+    kill(n.cleaner);
+    kill(n.offsets_expirer);
+    kill(n.io_worker);
+    for (auto& l : n.listeners)
+      kill(l.actor);
+    b.h->scheduler().run();
+  }
+
+  // A power loss: every log of the node is cut back to what was fsynced (its recovery
+  // point). The node's actors are dead, so nothing else touches the logs meanwhile.
+  void lose_unflushed(size_t i) {
+    auto& n = *brokers[i].n;
+    std::vector<std::pair<std::string, std::shared_ptr<storage::partition_log>>> logs;
+    for (auto& [tp, open] : n.storage->partitions)
+      logs.emplace_back(storage::partition_dir_name(tp), open.log);
+    if (n.offsets)
+      for (auto& [tp, log] : n.offsets->logs())
+        logs.emplace_back(storage::partition_dir_name(tp), log);
+    for (auto& [name, log] : logs) {
+      if (!log || log->recovery_point() >= log->log_end_offset())
+        continue;
+      auto lost = log->log_end_offset() - log->recovery_point();
+      if (auto st = log->truncate_to(log->recovery_point()); !st)
+        note(this->name(i) + ": cannot cut " + name + " back to its recovery point: " + st.error().message());
+      else
+        note(this->name(i) + ": " + name + " lost " + std::to_string(lost) + " unflushed record(s)");
+    }
+  }
+
+  void expire_zombie(size_t i) {
+    auto& b = brokers[i];
+    if (!b.zombie)
+      return;
+    if (store->expire_session(b.zombie_session->session()))
+      note(name(i) + ": session " + std::to_string(b.zombie_session->session()) + " of the crashed broker expired");
+    b.zombie_session->close();
+    b.zombie_session.reset();
+    b.zombie->abandon_actors();
+    b.zombie.reset();
+  }
+
+  void crash(size_t i, crash_mode mode) {
+    auto& b = brokers[i];
+    if (!b.h)
+      throw std::logic_error("sim: crash of " + name(i) + ", which is down");
+    note(name(i) + (mode == crash_mode::machine ? " crashed (machine: unflushed data lost)" : " crashed (process)"));
+    sync_slots();
+    net.drop_host(slots, i);
+    auto session = b.n->coordinator;
+    kill_node(b);
+    if (mode == crash_mode::machine)
+      lose_unflushed(i);
+    b.n.reset(); // the last handles: logs and the log-dir lock close without a flush
+    b.zombie = std::move(b.h);
+    b.zombie_session = std::move(session);
+    b.last_view.reset();
+    sync_slots();
+    auto timeout = std::chrono::milliseconds(b.cfg.zookeeper_session_timeout_ms);
+    auto gen = b.generation;
+    events.emplace(now + timeout, [this, i, gen] {
+      if (brokers[i].generation == gen)
+        expire_zombie(i);
+    });
+  }
+
+  void restart(size_t i) {
+    auto& b = brokers[i];
+    if (b.h)
+      throw std::logic_error("sim: restart of " + name(i) + ", which is up");
+    expire_zombie(i);
+    start(i);
+  }
+
+  // Traces every new view a running broker loaded, and controller changes.
+  void observe() {
+    for (size_t i = 0; i < brokers.size(); ++i) {
+      auto& b = brokers[i];
+      if (!b.n || !b.n->views)
+        continue;
+      auto snap = b.n->views->snapshot();
+      if (snap == b.last_view)
+        continue;
+      b.last_view = snap;
+      auto& v = snap->view;
+      std::string line = name(i) + " view " + std::to_string(++b.views) + ": brokers [" + join(v.broker_ids())
+                         + "] controller ";
+      if (auto& c = v.controller()) {
+        line += std::to_string(c->broker_id) + " (epoch " + std::to_string(c->epoch) + ")";
+        if (c->epoch > traced_epoch) {
+          traced_epoch = c->epoch;
+          if (c->broker_id != traced_controller)
+            note("controller is now broker " + std::to_string(c->broker_id) + " (epoch " + std::to_string(c->epoch)
+                 + ")");
+          traced_controller = c->broker_id;
+        }
+      } else {
+        line += "none";
+      }
+      line += " topics [";
+      bool first = true;
+      for (auto& [topic, entry] : v.topics()) {
+        if (topic.rfind("__", 0) == 0)
+          continue;
+        line += (first ? "" : ",") + topic + "/" + std::to_string(entry.partitions.size());
+        first = false;
+      }
+      note(line + "]");
+    }
+  }
+
+  std::vector<host*> live_hosts() {
+    std::vector<host*> out;
+    for (auto& b : brokers)
+      if (b.h)
+        out.push_back(b.h.get());
+    out.push_back(client.get());
+    return out;
+  }
+
+  // One unit of work on a host drawn by the seed's generator; false if all are idle.
+  bool step() {
+    sync_slots();
+    for (auto& e : net.wire(slots))
+      note(e);
+    auto order = live_hosts();
+    for (size_t k = order.size(); k > 1; --k) // Fisher-Yates with our generator
+      std::swap(order[k - 1], order[std::uniform_int_distribution<size_t>{0, k - 1}(rng)]);
+    for (auto* h : order)
+      if (h->step(rng)) {
+        observe();
+        return true;
+      }
+    return false;
+  }
+
+  // Moves simulated time to the next timer or fault, if it is not beyond `deadline`.
+  bool jump(caf::timespan deadline) {
+    std::optional<caf::timespan> next;
+    for (auto* h : live_hosts())
+      if (auto t = h->next_timer(); t && (!next || *t < *next))
+        next = t;
+    if (!events.empty() && (!next || events.begin()->first - now < *next))
+      next = events.begin()->first - now;
+    if (!next || now + *next > deadline)
+      return false;
+    move_time(*next);
+    return true;
+  }
+
+  void move_time(caf::timespan d) {
+    now += d;
+    for (auto* h : live_hosts())
+      h->advance(d);
+    while (!events.empty() && events.begin()->first <= now) {
+      auto f = std::move(events.begin()->second);
+      events.erase(events.begin());
+      f();
+    }
+    observe();
+  }
+
+  bool run_until(const std::function<bool()>& done, caf::timespan max) {
+    auto deadline = now + max;
+    for (uint64_t steps = 0; steps < max_steps; ++steps) {
+      if (done())
+        return true;
+      if (step())
+        continue;
+      if (!jump(deadline)) {
+        if (deadline > now)
+          move_time(deadline - now);
+        return done();
+      }
+    }
+    note("run_until gave up after " + std::to_string(max_steps) + " steps (livelock?)");
+    return done();
+  }
+
+  void shutdown() {
+    // Sessions first, so that no store callback reaches a system being destroyed.
+    for (auto& b : brokers) {
+      if (b.zombie_session)
+        b.zombie_session->close();
+      if (b.n && b.n->coordinator)
+        b.n->coordinator->close();
+    }
+    for (auto& b : brokers) {
+      if (b.n)
+        kill_node(b);
+      b.n.reset();
+      for (auto* h : {b.h.get(), b.zombie.get()})
+        if (h)
+          h->abandon_actors();
+      b.h.reset();
+      b.zombie.reset();
+    }
+    if (client) {
+      client->abandon_actors();
+      client.reset();
+    }
+    for (auto& b : brokers) {
+      std::error_code ec;
+      std::filesystem::remove_all(b.log_dir, ec);
+    }
+  }
+};
+
+cluster::cluster(options opts) : impl_(std::make_unique<impl>(std::move(opts))) {
+  auto& s = *impl_;
+  if (s.opts.brokers < 1 || s.opts.brokers > 200)
+    throw std::invalid_argument("sim: brokers must be between 1 and 200, not " + std::to_string(s.opts.brokers));
+  s.client = std::make_unique<host>("client", "10.0.1.1", true);
+  s.brokers.resize(static_cast<size_t>(s.opts.brokers));
+  for (size_t i = 0; i < s.brokers.size(); ++i) {
+    auto& b = s.brokers[i];
+    b.log_dir = make_temp_dir();
+    b.cfg.broker_id = static_cast<int32_t>(i + 1);
+    b.cfg.log_dirs = {b.log_dir};
+    b.cfg.listeners = {config::listener{"PLAINTEXT", "10.0.0." + std::to_string(i + 1), 9092}};
+    b.cfg.caf_port = 9192;
+    b.cfg.num_partitions = 3;
+    b.cfg.zookeeper_session_timeout_ms = 6000;
+    if (s.opts.configure)
+      s.opts.configure(b.cfg);
+  }
+  s.note("seed " + std::to_string(s.opts.seed) + ", " + std::to_string(s.brokers.size()) + " brokers");
+  try {
+    for (size_t i = 0; i < s.brokers.size(); ++i)
+      s.start(i);
+  } catch (...) {
+    s.shutdown();
+    throw;
+  }
+}
+
+cluster::~cluster() {
+  // For replaying a failure by hand, and for comparing runs across processes.
+  if (const char* flag = std::getenv("CAFKA_SIM_TRACE"); flag && *flag && std::string{flag} != "0")
+    for (auto& line : impl_->trace)
+      std::fprintf(stderr, "%s\n", line.c_str());
+  impl_->shutdown();
+}
+
+bool cluster::run_until(const std::function<bool()>& done, std::chrono::milliseconds max_sim_time) {
+  return impl_->run_until(done, max_sim_time);
+}
+
+void cluster::advance(std::chrono::milliseconds d) {
+  impl_->run_until([] { return false; }, d);
+}
+
+std::chrono::milliseconds cluster::now() const { return std::chrono::milliseconds(impl_->now_ms()); }
+
+size_t cluster::size() const { return impl_->brokers.size(); }
+
+broker_handle cluster::broker(size_t i) {
+  auto& b = impl_->brokers.at(i);
+  broker_handle out;
+  out.id = b.cfg.broker_id;
+  out.address = b.cfg.listeners.front().host;
+  out.caf_port = b.cfg.caf_port;
+  out.up = b.h != nullptr;
+  if (b.h) {
+    out.system = &b.h->system();
+    out.n = &*b.n;
+  }
+  return out;
+}
+
+caf::actor_system& cluster::client() { return impl_->client->system(); }
+
+std::string cluster::bootstrap() const {
+  std::string out;
+  for (auto& b : impl_->brokers)
+    out += (out.empty() ? "" : ",") + b.cfg.listeners.front().host + ":" + std::to_string(b.cfg.caf_port);
+  return out;
+}
+
+int32_t cluster::controller() const {
+  int32_t agreed = -1;
+  for (auto& b : impl_->brokers) {
+    if (!b.n)
+      continue;
+    auto& c = b.n->views->snapshot()->view.controller();
+    if (!c)
+      return -1;
+    if (agreed != -1 && c->broker_id != agreed)
+      return -1;
+    agreed = c->broker_id;
+  }
+  return agreed;
+}
+
+bool cluster::converged() const {
+  std::vector<int32_t> up;
+  for (auto& b : impl_->brokers)
+    if (b.n)
+      up.push_back(b.cfg.broker_id);
+  for (auto& b : impl_->brokers)
+    if (b.n && b.n->views->snapshot()->view.broker_ids() != up)
+      return false;
+  auto c = controller();
+  return c != -1 && std::find(up.begin(), up.end(), c) != up.end();
+}
+
+void cluster::crash(size_t i, crash_mode mode) { impl_->crash(i, mode); }
+
+void cluster::restart(size_t i) { impl_->restart(i); }
+
+void cluster::expire_session(size_t i) {
+  auto& s = *impl_;
+  auto& b = s.brokers.at(i);
+  if (!b.n)
+    throw std::logic_error("sim: expire_session of " + s.name(i) + ", which is down");
+  if (s.store->expire_session(b.session))
+    s.note(s.name(i) + ": session " + std::to_string(b.session) + " expired (fault)");
+}
+
+namespace {
+
+size_t slot_of(size_t i, size_t brokers) {
+  if (i == cluster::client_host)
+    return brokers;
+  if (i >= brokers)
+    throw std::out_of_range("sim: no broker " + std::to_string(i) + " (there are " + std::to_string(brokers) + ")");
+  return i;
+}
+
+} // namespace
+
+void cluster::cut(size_t from, size_t to) {
+  auto& s = *impl_;
+  s.net.cut(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
+}
+
+void cluster::heal(size_t from, size_t to) {
+  auto& s = *impl_;
+  s.net.heal(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
+}
+
+const std::vector<std::string>& cluster::trace() const { return impl_->trace; }
+
+void cluster::note(const std::string& what) { impl_->note(what); }
+
+} // namespace cafka::sim

@@ -1,0 +1,105 @@
+#include "sim/host.hpp"
+
+#include <caf/all.hpp>
+#include <caf/io/all.hpp>
+#include <caf/io/network/test_multiplexer.hpp>
+
+#include "actors/system_config.hpp"
+#include "client/client_config.hpp"
+
+namespace cafka::sim {
+
+namespace {
+
+caf::actor_system_config& prepare(caf::actor_system_config& cfg, bool client) {
+  if (client)
+    client::configure_client(cfg); // loads the middleman, registers both type blocks
+  else
+    configure_actor_system(cfg);
+  cfg.set("scheduler.policy", caf::atom("testing"));
+  cfg.set("logger.inline-output", true);
+  cfg.set("logger.file-verbosity", caf::atom("quiet"));
+  cfg.set("middleman.network-backend", caf::atom("testing"));
+  cfg.set("middleman.manual-multiplexing", true);
+  // The middleman actor would otherwise be detached (its own thread).
+  cfg.set("middleman.attach-utility-actors", true);
+  cfg.set("middleman.workers", size_t{0});
+  // No heartbeat: a lost peer is signalled by the simulated network itself
+  // (sim/network.hpp closes the connection), and idle links stay up.
+  cfg.set("middleman.heartbeat-interval", caf::timespan{0});
+  cfg.set("middleman.connection-timeout", caf::timespan{0});
+  return cfg;
+}
+
+} // namespace
+
+struct host::impl {
+  caf::actor_system_config cfg;
+  caf::actor_system sys;
+  caf::scheduler::test_coordinator& sched;
+  caf::io::network::test_multiplexer& mpx;
+  caf::actor_clock::time_point start;
+
+  explicit impl(bool client)
+    : sys(prepare(cfg, client)),
+      sched(dynamic_cast<caf::scheduler::test_coordinator&>(sys.scheduler())),
+      mpx(dynamic_cast<caf::io::network::test_multiplexer&>(sys.middleman().backend())),
+      start(sched.clock().current_time) {}
+};
+
+host::host(std::string name, std::string address, bool client)
+  : name_(std::move(name)), address_(std::move(address)), impl_(std::make_unique<impl>(client)) {}
+
+host::~host() = default;
+
+caf::actor_system& host::system() { return impl_->sys; }
+caf::scheduler::test_coordinator& host::scheduler() { return impl_->sched; }
+caf::io::network::test_multiplexer& host::network() { return impl_->mpx; }
+
+bool host::step(std::mt19937_64& rng) {
+  auto& sched = impl_->sched;
+  auto& mpx = impl_->mpx;
+  // Four kinds of work, tried in a rotation that starts at a drawn kind.
+  auto first = std::uniform_int_distribution<int>{0, 3}(rng);
+  for (int i = 0; i < 4; ++i) {
+    switch ((first + i) % 4) {
+      case 0:
+        if (sched.try_run_once())
+          return true;
+        break;
+      case 1:
+        if (mpx.try_exec_runnable())
+          return true;
+        break;
+      case 2:
+        if (mpx.read_data())
+          return true;
+        break;
+      default:
+        if (mpx.try_accept_connection())
+          return true;
+    }
+  }
+  return false;
+}
+
+std::optional<caf::timespan> host::next_timer() const {
+  auto& clock = impl_->sched.clock();
+  auto& timers = clock.schedule();
+  if (timers.empty())
+    return std::nullopt;
+  auto due = timers.begin()->first;
+  if (due <= clock.current_time)
+    return caf::timespan{0};
+  return std::chrono::duration_cast<caf::timespan>(due - clock.current_time);
+}
+
+void host::advance(caf::timespan d) { impl_->sched.clock().advance_time(d); }
+
+caf::timespan host::elapsed() const {
+  return std::chrono::duration_cast<caf::timespan>(impl_->sched.clock().current_time - impl_->start);
+}
+
+void host::abandon_actors() { impl_->sys.await_actors_before_shutdown(false); }
+
+} // namespace cafka::sim

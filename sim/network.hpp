@@ -1,0 +1,103 @@
+#pragma once
+// The simulated network between hosts (sim/host.hpp): CAF's test multiplexer gives each
+// host connections that are pairs of byte buffers, but a connect only succeeds if the
+// test has "provided" that connection in advance. This class does that on demand, so
+// that production code (the cluster member forwarding to the controller, the client's
+// links) can connect by host:port whenever it likes:
+//
+// - For every host and every port some other live host listens on, it keeps one
+//   prepared connection waiting on the connecting side (a "pending scribe").
+// - Once the connecting side has taken it (a connect happened), the accept is handed to
+//   the listening side; then a fresh one is prepared for the next connect.
+// - A connect to an address whose host is down finds nothing prepared and fails (CAF's
+//   cannot_connect_to_node); one taken while its listener went away (crash, restart) is
+//   closed at once, as a refused connection.
+// - When a host goes down, the peers' ends of all its connections are closed: the peers'
+//   middlemen see connection_closed, their proxies go down (remote_link_unreachable).
+//
+// - Each end of a connection has buffers of its own; pump() (part of wire()) moves what
+//   one end wrote to the other end's network buffer, unless that direction of the link
+//   between the two hosts is cut: then the bytes wait (as TCP retransmits) and flow on
+//   after the heal. A connection is not closed by a cut.
+//
+// Hosts are identified by their slot in the world and a generation (bumped by every
+// restart), so that a restarted host is never wired to connections of its former life.
+// Next steps (not here yet): delaying or dropping bytes per link, closing connections
+// that stay cut longer than a TCP timeout.
+
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/host.hpp"
+
+namespace cafka::sim {
+
+class network {
+public:
+  /// A host's slot: its host object (nullptr while down) and its generation.
+  struct slot {
+    host* h = nullptr;
+    uint64_t generation = 0;
+  };
+
+  /// Makes `port` of the host in `slot_index` accept connections (call before the
+  /// host's actors publish or listen there).
+  void listen(std::vector<slot>& slots, size_t slot_index, uint16_t port);
+
+  /// Prepares and hands over connections as described above; call before each step.
+  /// Returns what happened for the trace ("broker 2 -> 10.0.0.1:9192 connected", or
+  /// "... refused" when the listener was gone).
+  std::vector<std::string> wire(std::vector<slot>& slots);
+
+  /// The host in `slot_index` is going down: closes the other ends of its connections
+  /// (at the next wire(), or as soon as the peer's middleman owns them) and forgets its
+  /// listening ports. Call while `slots[slot_index].h` is still valid.
+  void drop_host(std::vector<slot>& slots, size_t slot_index);
+
+  /// Connections currently established (for the trace and tests).
+  size_t established() const;
+
+  /// Holds the bytes from the host in slot `from` to the host in slot `to` (one
+  /// direction; a cut outlives restarts) until heal(from, to).
+  void cut(size_t from, size_t to);
+  void heal(size_t from, size_t to);
+  bool is_cut(size_t from, size_t to) const;
+
+private:
+  struct listener {
+    size_t server;
+    uint64_t generation;
+    uint16_t port;
+    int64_t accept_id;
+  };
+  struct connection {
+    size_t client;
+    uint64_t client_generation;
+    size_t server;
+    uint64_t server_generation;
+    std::string address;
+    uint16_t port;
+    int64_t accept_id;
+    int64_t client_id;
+    int64_t server_id;
+    bool taken = false;
+  };
+  void pump(std::vector<slot>& slots);
+
+  struct end {
+    size_t host;
+    uint64_t generation;
+    int64_t id;
+  };
+  std::vector<listener> listeners_;
+  std::vector<end> closing_; ///< ends to close as soon as a broker owns them
+  std::set<std::pair<size_t, size_t>> cuts_;
+  std::vector<connection> connections_;
+  int64_t next_id_ = 1;
+};
+
+} // namespace cafka::sim

@@ -1,0 +1,488 @@
+// The in-process cluster simulation (sim/cluster.hpp, docs/simulation.md): three brokers
+// and a client host, each its own actor system under CAF's deterministic scheduler,
+// over CAF's simulated network; no threads, no sleeps, no wall clock. Every wait is
+// run_until with a bound in SIMULATED time, so a state that never comes fails the test.
+//
+// - the cluster view converges on every broker (and Metadata says the same);
+// - the controller role moves when the controller crashes, and the crashed broker comes
+//   back after a restart, leading its partitions again with its data;
+// - cafka's own client (producer and subscriptions in the client host) produces to and
+//   fetches from the leaders on every broker, and carries on through a leader's crash;
+// - a machine crash loses unflushed records, a process crash does not;
+// - an expired session takes the broker out of every other broker's view;
+// - a cut direction of a link holds the bytes until the heal;
+// - the same scenario gives the same trace for the same seed, and other seeds give other
+//   interleavings.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include <caf/all.hpp>
+
+#include "actors/cluster_view_cache.hpp"
+#include "actors/errors.hpp"
+#include "actors/node_storage.hpp"
+#include "actors/node_actor.hpp"
+#include "client/node_link.hpp"
+#include "client/producer_actor.hpp"
+#include "client/subscription.hpp"
+#include "fixtures.hpp"
+#include "protocol/record_batch.hpp"
+#include "storage/partition_log.hpp"
+#include "sim/ask.hpp"
+#include "sim/cluster.hpp"
+
+using namespace cafka;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string dump(const sim::cluster& c) {
+  std::string out;
+  for (auto& line : c.trace())
+    out += line + "\n";
+  return out;
+}
+
+caf::expected<cluster_metadata> metadata(sim::cluster& c, size_t i, std::vector<std::string> topics) {
+  auto b = c.broker(i);
+  bool all = topics.empty();
+  return sim::ask<cluster_metadata>(c, *b.system, b.n->actor, 10s, metadata_atom_v,
+                                    metadata_request{std::move(topics), all, false});
+}
+
+caf::expected<topic_description> create_topic(sim::cluster& c, size_t i, const std::string& name, int32_t partitions) {
+  auto b = c.broker(i);
+  return sim::ask<topic_description>(c, *b.system, b.n->actor, 20s, create_topic_atom_v,
+                                     topic_spec{name, partitions, 1, {}});
+}
+
+// The leaders as broker i's loaded view records them (no messages: safe as a run_until
+// predicate).
+std::vector<int32_t> view_leaders(sim::cluster& c, size_t i, const std::string& topic) {
+  std::vector<int32_t> out;
+  auto b = c.broker(i);
+  if (!b.up)
+    return out;
+  auto snap = b.n->views->snapshot();
+  auto* t = snap->view.topic(topic);
+  if (!t)
+    return out;
+  for (int32_t p = 0; p < static_cast<int32_t>(t->partitions.size()); ++p)
+    out.push_back(snap->view.live_leader(topic, p));
+  return out;
+}
+
+// Asks until the answer is not an error (at most 50 times, 100 ms of simulated time
+// apart): a view names a partition's leader before that broker has opened the partition
+// (on its I/O worker), and until then it answers NOT_LEADER_OR_FOLLOWER, as to any client.
+template <class Result, class... Args>
+caf::expected<Result> ask_until_served(sim::cluster& c, size_t i, Args... args) {
+  caf::expected<Result> r{caf::error{}};
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    auto b = c.broker(i);
+    r = sim::ask<Result>(c, *b.system, b.n->actor, 10s, args...);
+    if (r)
+      break;
+    c.advance(100ms);
+  }
+  return r;
+}
+
+bool all_led(const std::vector<int32_t>& ls) {
+  return !ls.empty() && std::none_of(ls.begin(), ls.end(), [](int32_t l) { return l < 0; });
+}
+
+// A topic with `partitions` partitions (replication factor 1) whose leaders every broker
+// knows, created at a broker that is not the controller (which forwards it to the
+// controller over the simulated network); returns the leaders.
+std::vector<int32_t> make_topic(sim::cluster& c, const std::string& topic, int32_t partitions) {
+  BOOST_REQUIRE(c.controller() > 0);
+  auto at = static_cast<size_t>(c.controller()) % c.size(); // broker id controller + 1, wrapped
+  auto created = create_topic(c, at, topic, partitions);
+  BOOST_REQUIRE_MESSAGE(created, "create " << topic << ": " << client_test::why(created));
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            for (size_t i = 0; i < c.size(); ++i)
+                              if (c.broker(i).up && view_leaders(c, i, topic).size() != size_t(partitions))
+                                return false;
+                            return all_led(view_leaders(c, 0, topic));
+                          },
+                          30s),
+                        dump(c));
+  return view_leaders(c, 0, topic);
+}
+
+// The scenario of the controller test, returning its trace.
+std::vector<std::string> failover_scenario(uint64_t seed) {
+  sim::cluster c{sim::options{3, seed, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  make_topic(c, "t", 3);
+  auto old = c.controller();
+  auto idx = static_cast<size_t>(old - 1);
+  c.crash(idx);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && c.controller() != old; }, 60s), dump(c));
+  c.restart(idx);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
+  return c.trace();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sim_cluster)
+
+BOOST_AUTO_TEST_CASE(the_cluster_view_converges_on_every_broker) {
+  sim::cluster c{sim::options{3, 42, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto controller = c.controller();
+  BOOST_TEST(controller >= 1);
+  BOOST_TEST(controller <= 3);
+  // Metadata (what clients are told) agrees with the views on every broker.
+  for (size_t i = 0; i < c.size(); ++i) {
+    auto md = metadata(c, i, {});
+    BOOST_REQUIRE_MESSAGE(md, "broker " << i + 1 << ": " << client_test::why(md));
+    BOOST_TEST(md->controller_id == controller);
+    std::set<int32_t> ids;
+    for (auto& b : md->brokers)
+      ids.insert(b.id);
+    BOOST_TEST((ids == std::set<int32_t>{1, 2, 3}));
+  }
+  // A topic created at one broker reaches all views, with leaders on every broker. It
+  // was created at another broker than the controller, which forwarded it to the
+  // controller over CAF's middleman (the simulated network).
+  auto placed = make_topic(c, "spread", 6);
+  auto from = "broker " + std::to_string(controller % 3 + 1);
+  auto to = c.broker(size_t(controller - 1)).address + ":" + std::to_string(c.broker(size_t(controller - 1)).caf_port);
+  BOOST_TEST(std::any_of(c.trace().begin(), c.trace().end(),
+                         [&](const std::string& l) { return l.find(from + " -> " + to + " connected") != std::string::npos; }),
+             "no connection from " << from << " to the controller at " << to << "\n" << dump(c));
+  for (size_t i = 1; i < c.size(); ++i)
+    BOOST_TEST((view_leaders(c, i, "spread") == placed));
+  for (int32_t id = 1; id <= 3; ++id)
+    BOOST_TEST(std::count(placed.begin(), placed.end(), id) >= 1);
+  BOOST_TEST(std::any_of(c.trace().begin(), c.trace().end(),
+                         [](const std::string& l) { return l.find("controller is now broker") != std::string::npos; }));
+}
+
+BOOST_AUTO_TEST_CASE(the_controller_moves_when_it_crashes_and_the_broker_comes_back_with_its_partitions) {
+  sim::cluster c{sim::options{3, 7, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto placed = make_topic(c, "t", 3);
+  auto old = c.controller();
+  auto idx = static_cast<size_t>(old - 1);
+  // Something to find again after the restart: a record in each partition the
+  // controller leads, produced straight to its node actor.
+  int produced = 0;
+  for (int32_t p = 0; p < 3; ++p) {
+    if (placed[size_t(p)] != old)
+      continue;
+    auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+    auto r = ask_until_served<produce_result>(c, idx, produce_atom_v, topic_partition{"t", p},
+                                              produce_request{1, batch});
+    BOOST_REQUIRE_MESSAGE(r, client_test::why(r));
+    ++produced;
+  }
+  BOOST_REQUIRE(produced > 0); // 3 partitions over 3 brokers: one each
+
+  c.crash(idx);
+  BOOST_TEST(!c.broker(idx).up);
+  // The others elect a new controller once the crashed broker's session expired; its
+  // partitions have no leader (replication factor 1).
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && c.controller() != old; }, 60s), dump(c));
+  auto survivor = (idx + 1) % 3;
+  auto during = view_leaders(c, survivor, "t");
+  for (int32_t p = 0; p < 3; ++p)
+    if (placed[size_t(p)] == old)
+      BOOST_TEST(during[size_t(p)] == -1);
+
+  c.restart(idx);
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            for (size_t i = 0; i < 3; ++i)
+                              if (view_leaders(c, i, "t") != placed)
+                                return false;
+                            return c.converged();
+                          },
+                          60s),
+                        dump(c));
+  BOOST_TEST(c.controller() != old); // the role stays where it moved
+  // The restarted broker serves its partitions again, data included.
+  for (int32_t p = 0; p < 3; ++p) {
+    if (placed[size_t(p)] != old)
+      continue;
+    auto end = ask_until_served<offset_answer>(c, idx, list_offsets_atom_v, topic_partition{"t", p}, latest_timestamp);
+    BOOST_REQUIRE_MESSAGE(end, client_test::why(end));
+    BOOST_TEST(end->offset == 1);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_client_produces_to_and_fetches_from_every_leader) {
+  sim::cluster c{sim::options{3, 11, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  constexpr int32_t partitions = 6;
+  auto placed = make_topic(c, "data", partitions);
+  for (int32_t id = 1; id <= 3; ++id)
+    BOOST_TEST(std::count(placed.begin(), placed.end(), id) >= 1);
+
+  auto& sys = c.client();
+  client::producer_config pc;
+  pc.bootstrap_servers = c.bootstrap();
+  auto prod = client::spawn_producer(sys, pc);
+  std::map<std::string, client::record_metadata> acked;
+  for (int32_t p = 0; p < partitions; ++p)
+    for (int i = 0; i < 3; ++i) {
+      auto value = "p" + std::to_string(p) + "-" + std::to_string(i);
+      auto md = sim::ask<client::record_metadata>(
+        c, sys, prod, 30s, client::send_atom_v,
+        client::producer_record{"data", std::nullopt, value, {}, int64_t{1'700'000'000'000}, p});
+      BOOST_REQUIRE_MESSAGE(md, value << ": " << client_test::why(md) << "\n" << dump(c));
+      BOOST_TEST(md->partition == p);
+      BOOST_TEST(md->offset == i);
+      acked.emplace(value, *md);
+    }
+
+  // Read everything back: one subscription per partition, through a link to broker 1
+  // only; each reaches its partition's leader by itself.
+  client::link_options lo;
+  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
+  auto link = client::spawn_node_link(sys, node_actor{}, lo);
+  auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
+  BOOST_REQUIRE_MESSAGE(node, client_test::why(node));
+  auto log = std::make_shared<client_test::sink_log>();
+  auto sink = client_test::spawn_sink(sys, log);
+  client::fetch_options fo;
+  fo.bootstrap = c.bootstrap();
+  std::vector<client::subscription> subs;
+  for (int32_t p = 0; p < partitions; ++p)
+    subs.push_back(client::subscribe(sys, *node, sink, {"data", p}, client::start_position::earliest(), fo));
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            std::lock_guard<std::mutex> guard{log->mtx};
+                            return log->records >= size_t(partitions * 3);
+                          },
+                          60s),
+                        "read " << log->records << "\n" << dump(c));
+  {
+    std::lock_guard<std::mutex> guard{log->mtx};
+    BOOST_TEST(log->errors.empty());
+    for (int32_t p = 0; p < partitions; ++p) {
+      auto& got = log->by_partition[p];
+      BOOST_REQUIRE_EQUAL(got.size(), size_t{3});
+      for (int i = 0; i < 3; ++i) {
+        auto value = "p" + std::to_string(p) + "-" + std::to_string(i);
+        BOOST_TEST(got[size_t(i)].value.value_or("") == value);
+        BOOST_TEST(got[size_t(i)].offset == acked.at(value).offset);
+      }
+    }
+  }
+  for (auto& s : subs)
+    caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(link, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(sink, caf::exit_reason::user_shutdown);
+  c.advance(100ms);
+}
+
+BOOST_AUTO_TEST_CASE(the_client_carries_on_when_a_leader_crashes_and_comes_back) {
+  sim::cluster c{sim::options{3, 5, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  constexpr int32_t partitions = 3;
+  auto placed = make_topic(c, "crashy", partitions);
+  auto& sys = c.client();
+  client::producer_config pc;
+  pc.bootstrap_servers = c.bootstrap();
+  pc.delivery_timeout = 120s;
+  auto prod = client::spawn_producer(sys, pc);
+  auto send = [&](int round) {
+    for (int32_t p = 0; p < partitions; ++p) {
+      auto value = "r" + std::to_string(round) + "-p" + std::to_string(p);
+      auto md = sim::ask<client::record_metadata>(
+        c, sys, prod, 130s, client::send_atom_v,
+        client::producer_record{"crashy", std::nullopt, value, {}, int64_t{1'700'000'000'000}, p});
+      BOOST_REQUIRE_MESSAGE(md, value << ": " << client_test::why(md) << "\n" << dump(c));
+      BOOST_TEST(md->offset == round);
+    }
+  };
+  client::link_options lo;
+  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
+  auto link = client::spawn_node_link(sys, node_actor{}, lo);
+  auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
+  BOOST_REQUIRE_MESSAGE(node, client_test::why(node));
+  auto log = std::make_shared<client_test::sink_log>();
+  auto sink = client_test::spawn_sink(sys, log);
+  client::fetch_options fo;
+  fo.bootstrap = c.bootstrap();
+  fo.retry_timeout = 120s;
+  std::vector<client::subscription> subs;
+  for (int32_t p = 0; p < partitions; ++p)
+    subs.push_back(client::subscribe(sys, *node, sink, {"crashy", p}, client::start_position::earliest(), fo));
+  auto read = [&](size_t n) {
+    return c.run_until(
+      [&] {
+        std::lock_guard<std::mutex> guard{log->mtx};
+        return log->records >= n;
+      },
+      120s);
+  };
+  send(0);
+  BOOST_REQUIRE_MESSAGE(read(partitions), dump(c));
+
+  // The leader of partition 0 (not broker 1, the client's bootstrap link) crashes: the
+  // client's proxies of its partition actors go down with the connection; it comes
+  // back once the others saw its session expire.
+  auto victim = placed[0] == 1 ? placed[1] : placed[0];
+  BOOST_REQUIRE(victim != 1);
+  c.crash(size_t(victim - 1));
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
+  c.restart(size_t(victim - 1));
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && view_leaders(c, 0, "crashy") == placed; }, 60s),
+                        dump(c));
+  send(1);
+  BOOST_REQUIRE_MESSAGE(read(2 * partitions), "read " << log->records << "\n" << dump(c));
+  c.advance(1s); // a duplicate would show up in the counts below
+  {
+    std::lock_guard<std::mutex> guard{log->mtx};
+    BOOST_TEST(log->errors.empty());
+    BOOST_TEST(log->records == size_t(2 * partitions));
+    for (int32_t p = 0; p < partitions; ++p) {
+      auto& got = log->by_partition[p];
+      BOOST_REQUIRE_EQUAL(got.size(), size_t{2});
+      for (int round = 0; round < 2; ++round) {
+        BOOST_TEST(got[size_t(round)].value.value_or("") == "r" + std::to_string(round) + "-p" + std::to_string(p));
+        BOOST_TEST(got[size_t(round)].offset == round);
+      }
+    }
+  }
+  for (auto& s : subs)
+    caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(link, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(sink, caf::exit_reason::user_shutdown);
+  c.advance(100ms);
+}
+
+// A machine crash loses what the flush policy had not fsynced; a process crash loses
+// nothing that was written. Broker 1's partition gets one record; with
+// log.flush.interval.messages=1 on broker 1 it is fsynced before the crash.
+static void crash_keeps(sim::crash_mode mode, bool flush_each, int64_t expected_end) {
+  sim::cluster c{sim::options{3, 3, [flush_each](config::server_config& cfg) {
+                                if (flush_each && cfg.broker_id == 1)
+                                  cfg.log_flush_interval_messages = 1;
+                              }}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto placed = make_topic(c, "durable", 3);
+  auto it = std::find(placed.begin(), placed.end(), 1);
+  BOOST_REQUIRE(it != placed.end());
+  auto p = static_cast<int32_t>(it - placed.begin());
+  auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
+  auto r = ask_until_served<produce_result>(c, 0, produce_atom_v, topic_partition{"durable", p},
+                                            produce_request{1, batch});
+  BOOST_REQUIRE_MESSAGE(r, client_test::why(r));
+  c.advance(100ms); // the fsync (on the I/O worker) completes meanwhile
+  c.crash(0, mode);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
+  c.restart(0);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && view_leaders(c, 1, "durable") == placed; }, 60s),
+                        dump(c));
+  auto end = ask_until_served<offset_answer>(c, 0, list_offsets_atom_v, topic_partition{"durable", p},
+                                             latest_timestamp);
+  BOOST_REQUIRE_MESSAGE(end, client_test::why(end));
+  BOOST_TEST(end->offset == expected_end, "log end " << end->offset << "\n" << dump(c));
+}
+
+BOOST_AUTO_TEST_CASE(a_machine_crash_loses_what_was_not_fsynced_and_a_process_crash_nothing) {
+  crash_keeps(sim::crash_mode::process, false, 1);
+  crash_keeps(sim::crash_mode::machine, false, 0);
+  crash_keeps(sim::crash_mode::machine, true, 1);
+}
+
+BOOST_AUTO_TEST_CASE(an_expired_session_takes_the_broker_out_of_every_view) {
+  sim::cluster c{sim::options{3, 9, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto victim = static_cast<size_t>(c.controller()) % 3; // not the controller
+  auto id = c.broker(victim).id;
+  c.expire_session(victim);
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            for (size_t i = 0; i < 3; ++i) {
+                              if (i == victim)
+                                continue;
+                              auto ids = c.broker(i).n->views->snapshot()->view.broker_ids();
+                              if (std::find(ids.begin(), ids.end(), id) != ids.end())
+                                return false;
+                            }
+                            return true;
+                          },
+                          30s),
+                        dump(c));
+  BOOST_TEST(c.broker(victim).up); // the process keeps running; re-registering is not the simulation's job
+  BOOST_TEST(std::any_of(c.trace().begin(), c.trace().end(),
+                         [](const std::string& l) { return l.find("expired (fault)") != std::string::npos; }));
+}
+
+BOOST_AUTO_TEST_CASE(a_cut_direction_holds_bytes_until_the_heal) {
+  sim::cluster c{sim::options{3, 13, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto placed = make_topic(c, "cut", 3);
+  const int32_t p = 0;
+  auto leader = static_cast<size_t>(placed[0] - 1);
+  auto& sys = c.client();
+  client::producer_config pc;
+  pc.bootstrap_servers = c.bootstrap();
+  auto prod = client::spawn_producer(sys, pc);
+  auto record = [&](const std::string& v) {
+    return client::producer_record{"cut", std::nullopt, v, {}, int64_t{1'700'000'000'000}, p};
+  };
+  auto first = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r0"));
+  BOOST_REQUIRE_MESSAGE(first, client_test::why(first) << "\n" << dump(c));
+  auto log_end = [&] {
+    auto end = ask_until_served<offset_answer>(c, leader, list_offsets_atom_v, topic_partition{"cut", p},
+                                               latest_timestamp);
+    BOOST_REQUIRE_MESSAGE(end, client_test::why(end));
+    return end->offset;
+  };
+  caf::scoped_actor self{sys, true};
+  // One direction at a time: while client -> leader is cut the request does not arrive;
+  // while leader -> client is cut it arrives (the record is appended) but the answer waits.
+  for (bool to_leader : {true, false}) {
+    auto from = to_leader ? sim::cluster::client_host : leader;
+    auto to = to_leader ? leader : sim::cluster::client_host;
+    auto before = log_end();
+    c.cut(from, to);
+    auto answer = self->request(prod, 60s, client::send_atom_v, record(to_leader ? "r1" : "r2"));
+    if (to_leader) {
+      c.advance(2s);
+      BOOST_TEST(log_end() == before); // nothing arrived
+    } else {
+      // The producer lingers by the real clock (docs/simulation.md), so wait for the
+      // append itself (read straight from the leader's log) rather than a fixed time.
+      auto& log = c.broker(leader).n->storage->partitions.at(storage::topic_partition{"cut", p}).log;
+      BOOST_TEST(c.run_until([&] { return log->log_end_offset() == before + 1; }, 10s), dump(c));
+    }
+    BOOST_TEST(self->mailbox().empty(), "answered across the cut link");
+    c.heal(from, to);
+    BOOST_REQUIRE_MESSAGE(c.run_until([&] { return !self->mailbox().empty(); }, 30s), dump(c));
+    answer.receive([&](client::record_metadata& md) { BOOST_TEST(md.offset == before); },
+                   [&](caf::error& err) { BOOST_ERROR("after the heal: " << client_test::why(err)); });
+  }
+  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+  c.advance(100ms);
+}
+
+BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_trace) {
+  auto first = failover_scenario(7);
+  auto second = failover_scenario(7);
+  BOOST_TEST(first.size() > 5u);
+  BOOST_TEST(first == second, "traces of seed 7 differ");
+  if (first != second)
+    for (size_t i = 0; i < std::max(first.size(), second.size()); ++i)
+      BOOST_TEST_MESSAGE((i < first.size() ? first[i] : "-") << " | " << (i < second.size() ? second[i] : "-"));
+  // Another seed schedules otherwise; at least one of a few differs.
+  bool other = false;
+  for (uint64_t seed : {1, 2, 3})
+    other = other || failover_scenario(seed) != first;
+  BOOST_TEST(other);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
