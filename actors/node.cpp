@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <future>
+#include <thread>
 #include <utility>
 
 #include <caf/all.hpp>
@@ -20,6 +21,7 @@
 #include "cluster/embedded_coordinator.hpp"
 #include "config/to_log_config.hpp"
 #include "cluster/embedded_store.hpp"
+#include "cluster/errc.hpp"
 #include "cluster/group_coordinator_location.hpp"
 #include "cluster/node_registration.hpp"
 #include "cluster/renewing_session.hpp"
@@ -43,6 +45,21 @@ result<cluster::registration_result> register_with(cluster::coordinator& c, cons
   cluster::register_broker(c, cluster::broker_registration{cfg.broker_id, l.host, l.port, cfg.caf_port, ""},
                            [&answer](result<cluster::registration_result> r) { answer.set_value(std::move(r)); });
   return done.get();
+}
+
+// A ZooKeeper session may drop (or expire and renew) while a loaded machine starts the broker:
+// the registration is retried while the error says "try again", for up to one session timeout,
+// as Kafka waits for its ZooKeeper connection at start.
+result<cluster::registration_result> register_at_start(cluster::coordinator& c, const config::server_config& cfg,
+                                                       bool may_wait) {
+  auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(cfg.zookeeper_session_timeout_ms);
+  for (;;) {
+    auto r = register_with(c, cfg);
+    if (r || !may_wait || !cluster::is_retriable(r.error()) || std::chrono::steady_clock::now() >= give_up)
+      return r;
+    log_line("registering broker %d: %s; retrying", cfg.broker_id, r.error().message().c_str());
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
 }
 
 cluster::group_config group_config_of(const config::server_config& cfg) {
@@ -100,12 +117,20 @@ result<std::shared_ptr<cluster::coordinator>> open_coordinator(const config::ser
     [first = true, first_error, connect,
      timeout](cluster::session_callback on_state) mutable -> std::shared_ptr<cluster::coordinator> {
       if (std::exchange(first, false)) {
-        auto zk = cluster::zookeeper_coordinator::connect(connect, timeout, timeout, std::move(on_state));
-        if (!zk) {
-          *first_error = zk.error();
-          return nullptr;
+        // A session can expire while a loaded machine starts (the server answered late):
+        // open another while that is all that went wrong, for up to two session timeouts.
+        // (An unreachable server still fails after one timeout.)
+        auto give_up = std::chrono::steady_clock::now() + 2 * timeout;
+        for (;;) {
+          auto zk = cluster::zookeeper_coordinator::connect(connect, timeout, timeout, on_state);
+          if (zk)
+            return std::move(*zk);
+          if (!cluster::needs_new_session(zk.error()) || std::chrono::steady_clock::now() >= give_up) {
+            *first_error = zk.error();
+            return nullptr;
+          }
+          log_line("zookeeper.connect '%s': %s; trying again", connect.c_str(), zk.error().message().c_str());
         }
-        return std::move(*zk);
       }
       log_line("zookeeper session expired: opening a new one");
       return std::make_shared<cluster::zookeeper_coordinator>(connect, timeout, std::move(on_state));
@@ -226,7 +251,8 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     address.port = l->address.port;
     n.listeners.push_back(std::move(*l));
   }
-  auto registration = register_with(*n.coordinator, n.storage->config);
+  // (In-process clusters answer at once: a simulation must not sleep here.)
+  auto registration = register_at_start(*n.coordinator, n.storage->config, !options.open_session);
   if (!registration) {
     error_text = "registering broker " + std::to_string(cfg.broker_id) + ": " + registration.error().message();
     return registration.error();

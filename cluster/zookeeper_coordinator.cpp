@@ -512,6 +512,7 @@ zookeeper_coordinator::connect(const std::string& connect,
     std::mutex m;
     std::condition_variable cv;
     bool connected = false;
+    bool expired = false; // e.g. a loaded server answered after the session timeout
   };
   auto w = std::make_shared<waiter>();
   std::unique_ptr<zookeeper_coordinator> c;
@@ -522,14 +523,17 @@ zookeeper_coordinator::connect(const std::string& connect,
           on_state(s);
         std::lock_guard<std::mutex> guard{w->m};
         w->connected = w->connected || s == session_state::connected;
+        w->expired = w->expired || s == session_state::expired;
         w->cv.notify_all();
       });
   } catch (const std::system_error& e) {
     return e.code();
   }
   std::unique_lock<std::mutex> lock{w->m};
-  if (!w->cv.wait_for(lock, limit, [&] { return w->connected; }))
+  if (!w->cv.wait_for(lock, limit, [&] { return w->connected || w->expired; }))
     return errc::connection_loss; // c closes on the way out
+  if (!w->connected)
+    return errc::session_expired;
   result<std::unique_ptr<zookeeper_coordinator>> out{std::move(c)};
   return out;
 }

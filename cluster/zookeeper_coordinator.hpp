@@ -81,7 +81,8 @@ public:
 
   /// ensure_chroot, then a session on `connect`, returned once it is connected. BLOCKS for at
   /// most about `limit` per step, like ensure_chroot. Errors: those of ensure_chroot,
-  /// connection_loss (not connected within `limit`), or what zookeeper_init refused.
+  /// connection_loss (not connected within `limit`), session_expired (the server expired the
+  /// session before it was connected: open another), or what zookeeper_init refused.
   static result<std::unique_ptr<zookeeper_coordinator>>
   connect(const std::string& connect, std::chrono::milliseconds session_timeout,
           std::chrono::milliseconds limit, session_callback on_state = {});
