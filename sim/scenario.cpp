@@ -87,7 +87,7 @@ scenario_plan make_plan(uint64_t seed) {
     plan.faults.push_back({t, mode, b});
     t += d.between(200, 15000);
     plan.faults.push_back({t, fault_kind::restart, b});
-    free_from[size_t(b)] = t + 1;
+    free_from[size_t(b)] = t + 1000; // a broker runs a while before its next fault
   }
   plan.flush_each_message = plan.flush_each_message && d.chance(25);
   std::stable_sort(plan.faults.begin(), plan.faults.end(),
