@@ -63,6 +63,17 @@ struct broker_slot {
   // still reach its actors until then), and that session.
   std::unique_ptr<host> zombie;
   std::shared_ptr<cafka::cluster::coordinator> zombie_session;
+  // The coordinator's side (cut(i, coordinator_host) and back); outlives restarts, as cuts do.
+  bool coordinator_cut_to = false;
+  bool coordinator_cut_from = false;
+  // A GC pause: the host is not run and its clock stands still since paused_at.
+  bool paused = false;
+  caf::timespan paused_at{0};
+  uint64_t pause_token = 0;
+  // The coordinator hears nothing from the broker (cut from it, or paused): its session is
+  // kept disconnected, and expires once that lasts the session timeout (a world event).
+  bool silent = false;
+  uint64_t silence_token = 0;
 };
 
 struct cluster::impl {
@@ -90,7 +101,19 @@ struct cluster::impl {
   }
 
   std::string name(size_t i) const { return "broker " + std::to_string(brokers[i].cfg.broker_id); }
-  std::string label(size_t i) const { return i == cluster::client_host ? std::string{"client"} : name(i); }
+  std::string label(size_t i) const {
+    if (i == cluster::client_host)
+      return "client";
+    if (i == cluster::coordinator_host)
+      return "coordinator";
+    return name(i);
+  }
+
+  void require_broker(size_t i, const char* what) const {
+    if (i >= brokers.size())
+      throw std::out_of_range(std::string{"sim: "} + what + ": no broker " + std::to_string(i) + " (there are "
+                              + std::to_string(brokers.size()) + "; the client and the coordinator are not brokers)");
+  }
 
   void sync_slots() {
     slots.resize(brokers.size() + 1);
@@ -129,6 +152,88 @@ struct cluster::impl {
                    std::string{}, true);
     note(name(i) + " up at " + b.cfg.listeners.front().host + ":" + std::to_string(b.cfg.caf_port)
          + " (session " + std::to_string(b.session) + ")");
+    update_silence(i); // still cut off from the coordinator from a former life?
+  }
+
+  // -- the coordinator's view of a broker: its session lives while it hears from it --
+
+  bool should_be_silent(const broker_slot& b) const {
+    return b.h && (b.coordinator_cut_to || b.coordinator_cut_from || b.paused);
+  }
+
+  std::string why_silent(const broker_slot& b) const {
+    return b.paused ? "paused" : "cut off from the coordinator";
+  }
+
+  // Starts or ends the silence of broker i after a cut, heal, pause, resume or restart.
+  void update_silence(size_t i) {
+    auto& b = brokers[i];
+    auto silent = should_be_silent(b);
+    if (silent == b.silent)
+      return;
+    b.silent = silent;
+    auto token = ++b.silence_token;
+    auto id = b.session;
+    if (silent) {
+      if (store->disconnect_session(id))
+        note(name(i) + ": session " + std::to_string(id) + " disconnected (" + why_silent(b) + ")");
+      // ZooKeeper's server expires a session it has not heard from for the timeout; the
+      // client learns of it when it reaches the server again.
+      auto timeout = std::chrono::milliseconds(b.cfg.zookeeper_session_timeout_ms);
+      events.emplace(now + timeout, [this, i, token, id, timeout] {
+        auto& s = brokers[i];
+        if (s.silence_token != token || !s.silent)
+          return;
+        if (store->expire_session(id))
+          note(name(i) + ": session " + std::to_string(id) + " expired (the coordinator heard nothing from it for "
+               + std::to_string(timeout.count()) + " ms)");
+        enforce_silence();
+      });
+    } else {
+      if (store->reconnect_session(id))
+        note(name(i) + ": session " + std::to_string(id) + " reconnected");
+    }
+  }
+
+  // A silent broker's session must not be connected: the node's renewing session opens a
+  // new one as soon as it notices an expiry (inside the store's callbacks, or in a step of
+  // the broker), and that one cannot reach the coordinator either. It is disconnected right
+  // after it opened (after the renewal announced it: the node's member then retries its
+  // registration until the reconnect).
+  void enforce_silence() {
+    for (size_t i = 0; i < brokers.size(); ++i) {
+      auto& b = brokers[i];
+      if (!b.silent || !b.h)
+        continue;
+      if (store->state_of(b.session) == cafka::cluster::session_state::connected
+          && store->disconnect_session(b.session))
+        note(name(i) + ": new session " + std::to_string(b.session) + " disconnected (" + why_silent(b) + ")");
+    }
+  }
+
+  void pause(size_t i, caf::timespan d) {
+    auto& b = brokers[i];
+    if (!b.h)
+      throw std::logic_error("sim: pause of " + name(i) + ", which is down");
+    if (b.paused)
+      throw std::logic_error("sim: pause of " + name(i) + ", which is already paused");
+    if (d <= caf::timespan{0})
+      throw std::invalid_argument("sim: a pause must last longer than 0 ms");
+    b.paused = true;
+    b.paused_at = now;
+    auto token = ++b.pause_token;
+    note(name(i) + " paused for " + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count())
+         + " ms");
+    update_silence(i);
+    events.emplace(now + d, [this, i, token] {
+      auto& s = brokers[i];
+      if (!s.paused || s.pause_token != token)
+        return;
+      s.paused = false;
+      note(name(i) + " resumed");
+      update_silence(i); // the coordinator hears from it again before it runs
+      s.h->advance(now - s.paused_at); // its clock catches up: late timers fire at once
+    });
   }
 
   // Kills every actor of the node that the world knows of and lets them process it; the
@@ -192,6 +297,11 @@ struct cluster::impl {
     if (!b.h)
       throw std::logic_error("sim: crash of " + name(i) + ", which is down");
     note(name(i) + (mode == crash_mode::machine ? " crashed (machine: unflushed data lost)" : " crashed (process)"));
+    // A crash ends a pause; the crashed broker's session expires as any crashed one's.
+    b.paused = false;
+    ++b.pause_token;
+    b.silent = false;
+    ++b.silence_token;
     sync_slots();
     net.drop_host(slots, i);
     auto session = b.n->coordinator;
@@ -256,10 +366,14 @@ struct cluster::impl {
     }
   }
 
+  bool any_silent() const {
+    return std::any_of(brokers.begin(), brokers.end(), [](const broker_slot& b) { return b.silent; });
+  }
+
   std::vector<host*> live_hosts() {
     std::vector<host*> out;
     for (auto& b : brokers)
-      if (b.h)
+      if (b.h && !b.paused) // a paused host neither runs nor sees its clock move
         out.push_back(b.h.get());
     out.push_back(client.get());
     return out;
@@ -268,13 +382,15 @@ struct cluster::impl {
   // One unit of work on a host drawn by the seed's generator; false if all are idle.
   bool step() {
     sync_slots();
-    for (auto& e : net.wire(slots))
+    for (auto& e : net.wire(slots, now, rng))
       note(e);
     auto order = live_hosts();
     for (size_t k = order.size(); k > 1; --k) // Fisher-Yates with our generator
       std::swap(order[k - 1], order[std::uniform_int_distribution<size_t>{0, k - 1}(rng)]);
     for (auto* h : order)
       if (h->step(rng)) {
+        if (any_silent())
+          enforce_silence();
         observe();
         return true;
       }
@@ -287,6 +403,8 @@ struct cluster::impl {
     for (auto* h : live_hosts())
       if (auto t = h->next_timer(); t && (!next || *t < *next))
         next = t;
+    if (auto d = net.next_delivery(now); d && (!next || *d < *next))
+      next = d;
     if (!events.empty() && (!next || events.begin()->first - now < *next))
       next = events.begin()->first - now;
     if (!next || now + *next > deadline)
@@ -460,8 +578,11 @@ void cluster::expire_session(size_t i) {
   auto& b = s.brokers.at(i);
   if (!b.n)
     throw std::logic_error("sim: expire_session of " + s.name(i) + ", which is down");
-  if (s.store->expire_session(b.session))
-    s.note(s.name(i) + ": session " + std::to_string(b.session) + " expired (fault)");
+  auto id = b.session; // the node's renewing session replaces it inside expire_session
+  if (s.store->expire_session(id))
+    s.note(s.name(i) + ": session " + std::to_string(id) + " expired (fault)");
+  if (b.silent)
+    s.enforce_silence(); // its new session cannot reach the coordinator either
 }
 
 namespace {
@@ -478,15 +599,104 @@ size_t slot_of(size_t i, size_t brokers) {
 
 void cluster::cut(size_t from, size_t to) {
   auto& s = *impl_;
+  if (from == coordinator_host || to == coordinator_host) {
+    if (from == to)
+      throw std::invalid_argument("sim: cut of the coordinator from itself");
+    auto i = from == coordinator_host ? to : from;
+    if (i == client_host)
+      throw std::invalid_argument("sim: the client has no coordinator session to cut");
+    auto& b = s.brokers.at(slot_of(i, s.brokers.size()));
+    (from == coordinator_host ? b.coordinator_cut_from : b.coordinator_cut_to) = true;
+    s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
+    s.update_silence(i);
+    return;
+  }
   s.net.cut(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
   s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
 }
 
 void cluster::heal(size_t from, size_t to) {
   auto& s = *impl_;
+  if (from == coordinator_host || to == coordinator_host) {
+    if (from == to)
+      throw std::invalid_argument("sim: heal of the coordinator from itself");
+    auto i = from == coordinator_host ? to : from;
+    if (i == client_host)
+      throw std::invalid_argument("sim: the client has no coordinator session to heal");
+    auto& b = s.brokers.at(slot_of(i, s.brokers.size()));
+    (from == coordinator_host ? b.coordinator_cut_from : b.coordinator_cut_to) = false;
+    s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
+    s.update_silence(i);
+    return;
+  }
   s.net.heal(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
   s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
 }
+
+void cluster::isolate(size_t i) {
+  impl_->require_broker(i, "isolate");
+  impl_->note(impl_->name(i) + " isolated");
+  for (size_t j = 0; j < impl_->brokers.size(); ++j)
+    if (j != i) {
+      cut(i, j);
+      cut(j, i);
+    }
+  for (auto other : {client_host, coordinator_host}) {
+    cut(i, other);
+    cut(other, i);
+  }
+}
+
+void cluster::rejoin(size_t i) {
+  impl_->require_broker(i, "rejoin");
+  impl_->note(impl_->name(i) + " rejoins");
+  for (size_t j = 0; j < impl_->brokers.size(); ++j)
+    if (j != i) {
+      heal(i, j);
+      heal(j, i);
+    }
+  for (auto other : {client_host, coordinator_host}) {
+    heal(i, other);
+    heal(other, i);
+  }
+}
+
+void cluster::delay(size_t from, size_t to, std::chrono::milliseconds min, std::chrono::milliseconds max) {
+  auto& s = *impl_;
+  if (from == coordinator_host || to == coordinator_host)
+    throw std::invalid_argument("sim: the coordinator link cannot be delayed (only cut)");
+  if (min.count() < 0 || min > max)
+    throw std::invalid_argument("sim: delay needs 0 <= min <= max, not " + std::to_string(min.count()) + " ms .. "
+                                + std::to_string(max.count()) + " ms");
+  s.net.delay(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()), min, max);
+  if (max.count() == 0)
+    s.note("link " + s.label(from) + " -> " + s.label(to) + " no longer delayed");
+  else
+    s.note("link " + s.label(from) + " -> " + s.label(to) + " delayed by " + std::to_string(min.count()) + ".."
+           + std::to_string(max.count()) + " ms");
+}
+
+size_t cluster::drop(size_t from, size_t to) {
+  auto& s = *impl_;
+  if (from == coordinator_host || to == coordinator_host)
+    throw std::invalid_argument("sim: the coordinator link cannot be dropped (cut it instead)");
+  auto a = slot_of(from, s.brokers.size());
+  auto b = slot_of(to, s.brokers.size());
+  if (a == b)
+    throw std::invalid_argument("sim: drop of a host's link to itself");
+  s.sync_slots();
+  auto n = s.net.drop(s.slots, a, b);
+  s.note("link " + s.label(from) + " -> " + s.label(to) + " dropped: " + std::to_string(n)
+         + " connection(s) closed");
+  return n;
+}
+
+void cluster::pause(size_t i, std::chrono::milliseconds d) {
+  impl_->require_broker(i, "pause");
+  impl_->pause(i, d);
+}
+
+bool cluster::paused(size_t i) const { return impl_->brokers.at(i).paused; }
 
 const std::vector<std::string>& cluster::trace() const { return impl_->trace; }
 

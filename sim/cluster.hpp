@@ -21,11 +21,19 @@
 // moves together) or to the next scheduled fault. Nothing reads the wall clock: the
 // nodes' now_ms is simulated time (from a fixed epoch).
 //
-// Faults so far: crash (a process or a whole machine: no flush, the network ends close,
-// the session expires after zookeeper.session.timeout.ms of simulated time), restart
-// (same broker id and log dir), expire_session, cut/heal one direction of a link. See
-// docs/simulation.md for what is not there yet. With CAFKA_SIM_TRACE=1 in the environment a cluster prints its trace to
-// stderr when it is destroyed.
+// Faults (docs/simulation.md, "Faults today"): crash (a process or a whole machine: no
+// flush, the network ends close, the session expires after zookeeper.session.timeout.ms
+// of simulated time), restart (same broker id and log dir), expire_session; per
+// direction of a link: cut/heal, delay (seed-drawn, order kept), drop (closes the
+// connections, as a TCP reset); the coordinator as a pseudo-host (coordinator_host) whose
+// link can be cut, and isolate/rejoin (every link of a broker); pause (a GC pause: the
+// host does not run, its timers fire late). A broker the coordinator hears nothing from
+// (cut from it, or paused) has its session disconnected, and expired once that lasts
+// zookeeper.session.timeout.ms of simulated time (the world drives session liveness, as
+// ZooKeeper's server does); the node's renewing session then opens a new one, which stays
+// disconnected until the coordinator hears from the broker again. Every fault is in the
+// trace. With CAFKA_SIM_TRACE=1 in the environment a cluster prints its trace to stderr
+// when it is destroyed.
 //
 // Threading: everything runs on the calling thread; a cluster is not thread-safe.
 
@@ -118,14 +126,45 @@ public:
   /// Expires broker i's coordinator session (the broker keeps running).
   void expire_session(size_t i);
 
-  /// The client host, for cut() and heal().
+  /// The client host, for cut(), heal(), delay() and drop().
   static constexpr size_t client_host = static_cast<size_t>(-1);
-  /// Cuts one direction of the link between two hosts (broker indexes or client_host):
-  /// what `from` sends to `to` waits until heal(from, to), then flows on; connections
-  /// stay open, as TCP's do over a short outage. The coordinator is not on this network
-  /// (sessions fail only through expire_session for now).
+  /// The coordinator (the shared store, "ZooKeeper") as a pseudo-host for cut() and
+  /// heal() only: cut(i, coordinator_host) or cut(coordinator_host, i) silences broker i's
+  /// session (a session needs both directions): it is disconnected at once and expired
+  /// after zookeeper.session.timeout.ms of simulated time unless healed before; after the
+  /// heal it reconnects (or, after an expiry, the node's new session connects and the
+  /// broker registers again).
+  static constexpr size_t coordinator_host = static_cast<size_t>(-2);
+  /// Cuts one direction of the link between two hosts (broker indexes, client_host or
+  /// coordinator_host): what `from` sends to `to` waits until heal(from, to), then flows
+  /// on; connections stay open, as TCP's do over a short outage.
   void cut(size_t from, size_t to);
   void heal(size_t from, size_t to);
+
+  /// Cuts every link of broker i, both directions: to every other broker, the client and
+  /// the coordinator. rejoin(i) heals them all.
+  void isolate(size_t i);
+  void rejoin(size_t i);
+
+  /// Delays what `from` sends to `to` (hosts as for cut(), not the coordinator) by a time
+  /// drawn from the seed between `min` and `max` for each chunk, keeping the order within
+  /// a connection; delay(from, to, 0ms, 0ms) removes it. Throws std::invalid_argument if
+  /// min > max or min < 0.
+  void delay(size_t from, size_t to, std::chrono::milliseconds min, std::chrono::milliseconds max);
+
+  /// A lost link, as TCP reports one: every established connection between the two hosts
+  /// is closed at both ends (the middlemen see connection_closed, proxies go down, clients
+  /// and brokers connect again when they need to). Returns how many were closed.
+  size_t drop(size_t from, size_t to);
+
+  /// A long GC pause of broker i: for `d` of simulated time it runs nothing and its clock
+  /// stands still; then its clock catches up at once (every timer that fell due fires).
+  /// Its peers run on; bytes sent to it wait in its buffers; the coordinator hears nothing
+  /// from it (see coordinator_host). Throws std::logic_error if it is down or already
+  /// paused, std::invalid_argument if d <= 0.
+  void pause(size_t i, std::chrono::milliseconds d);
+  /// True while broker i is paused.
+  bool paused(size_t i) const;
 
   // -- observing --
 

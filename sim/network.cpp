@@ -41,7 +41,7 @@ void network::listen(std::vector<slot>& slots, size_t slot_index, uint16_t port)
   listeners_.push_back(listener{slot_index, slots[slot_index].generation, port, id});
 }
 
-std::vector<std::string> network::wire(std::vector<slot>& slots) {
+std::vector<std::string> network::wire(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng) {
   std::vector<std::string> events;
   // Ends to close once their broker owns them.
   closing_.erase(std::remove_if(closing_.begin(), closing_.end(),
@@ -86,33 +86,48 @@ std::vector<std::string> network::wire(std::vector<slot>& slots) {
       if (client_host.network().has_pending_scribe(server_host.address(), l.port))
         continue;
       connection c{client, slots[client].generation, l.server, l.generation, server_host.address(), l.port,
-                   l.accept_id, next_id_++, next_id_++};
+                   l.accept_id, next_id_++, next_id_++, false, {}, {}};
       // Each end gets buffers of its own (not prepare_connection's shared pair), so
       // that bytes move between them only in pump(), where links can hold them.
       client_host.network().provide_scribe(c.address, c.port, connection_handle::from_int(c.client_id));
       connections_.push_back(std::move(c));
     }
   }
-  pump(slots);
+  pump(slots, now, rng);
   return events;
 }
 
-void network::pump(std::vector<slot>& slots) {
-  auto move = [](host& from, int64_t from_id, host& to, int64_t to_id) {
+void network::pump(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng) {
+  // Takes what `from` wrote into the queue of that direction (with its delivery time),
+  // then delivers every chunk that is due, oldest first.
+  auto move = [&](host& from, int64_t from_id, host& to, int64_t to_id, std::deque<connection::chunk>& queue,
+                  std::pair<size_t, size_t> direction) {
     auto& out = from.network().output_buffer(connection_handle::from_int(from_id));
-    if (out.empty())
+    if (!out.empty()) {
+      auto due = now;
+      if (auto d = delays_.find(direction); d != delays_.end())
+        due += caf::timespan{
+          std::uniform_int_distribution<int64_t>{d->second.first.count(), d->second.second.count()}(rng)};
+      if (!queue.empty() && queue.back().due > due)
+        due = queue.back().due; // never overtake earlier bytes of this connection
+      queue.push_back(connection::chunk{due, std::move(out)});
+      out.clear();
+    }
+    if (queue.empty() || queue.front().due > now)
       return;
     auto& in = to.network().virtual_network_buffer(connection_handle::from_int(to_id));
-    in.insert(in.end(), out.begin(), out.end());
-    out.clear();
+    while (!queue.empty() && queue.front().due <= now) {
+      in.insert(in.end(), queue.front().bytes.begin(), queue.front().bytes.end());
+      queue.pop_front();
+    }
   };
   for (auto& c : connections_) {
     if (!c.taken || !alive(slots, c.client, c.client_generation) || !alive(slots, c.server, c.server_generation))
       continue;
     if (!is_cut(c.client, c.server))
-      move(*slots[c.client].h, c.client_id, *slots[c.server].h, c.server_id);
+      move(*slots[c.client].h, c.client_id, *slots[c.server].h, c.server_id, c.to_server, {c.client, c.server});
     if (!is_cut(c.server, c.client))
-      move(*slots[c.server].h, c.server_id, *slots[c.client].h, c.client_id);
+      move(*slots[c.server].h, c.server_id, *slots[c.client].h, c.client_id, c.to_client, {c.server, c.client});
   }
 }
 
@@ -121,6 +136,47 @@ void network::cut(size_t from, size_t to) { cuts_.emplace(from, to); }
 void network::heal(size_t from, size_t to) { cuts_.erase({from, to}); }
 
 bool network::is_cut(size_t from, size_t to) const { return cuts_.count({from, to}) > 0; }
+
+void network::delay(size_t from, size_t to, caf::timespan min, caf::timespan max) {
+  if (min.count() == 0 && max.count() == 0)
+    delays_.erase({from, to});
+  else
+    delays_[{from, to}] = {min, max};
+}
+
+size_t network::drop(std::vector<slot>& slots, size_t a, size_t b) {
+  size_t dropped = 0;
+  auto between = [&](const connection& c) {
+    return c.taken && ((c.client == a && c.server == b) || (c.client == b && c.server == a));
+  };
+  for (auto& c : connections_) {
+    if (!between(c))
+      continue;
+    ++dropped;
+    if (alive(slots, c.client, c.client_generation))
+      closing_.push_back(end{c.client, c.client_generation, c.client_id});
+    if (alive(slots, c.server, c.server_generation))
+      closing_.push_back(end{c.server, c.server_generation, c.server_id});
+  }
+  connections_.erase(std::remove_if(connections_.begin(), connections_.end(), between), connections_.end());
+  return dropped;
+}
+
+std::optional<caf::timespan> network::next_delivery(caf::timespan now) const {
+  std::optional<caf::timespan> next;
+  auto consider = [&](const std::deque<connection::chunk>& queue, size_t from, size_t to) {
+    if (queue.empty() || is_cut(from, to))
+      return;
+    auto in = queue.front().due > now ? queue.front().due - now : caf::timespan{0};
+    if (!next || in < *next)
+      next = in;
+  };
+  for (auto& c : connections_) {
+    consider(c.to_server, c.client, c.server);
+    consider(c.to_client, c.server, c.client);
+  }
+  return next;
+}
 
 void network::drop_host(std::vector<slot>& slots, size_t slot_index) {
   auto generation = slots[slot_index].generation;

@@ -20,13 +20,25 @@
 //   between the two hosts is cut: then the bytes wait (as TCP retransmits) and flow on
 //   after the heal. A connection is not closed by a cut.
 //
+// - delay(from, to, min, max): what one end writes in that direction is delivered after a
+//   delay drawn from the world's generator (the seed) between min and max, but never
+//   before bytes written earlier on the same connection (TCP keeps order). A chunk is
+//   what pump() found in the output buffer at one step.
+// - drop(a, b): TCP does not lose bytes silently (it retransmits, or gives up and resets
+//   the connection), so a "drop" closes every established connection between the two
+//   hosts: both ends see connection_closed, proxies go down, and whoever wants the link
+//   again connects anew. Bytes still in flight on those connections are discarded.
+//
 // Hosts are identified by their slot in the world and a generation (bumped by every
 // restart), so that a restarted host is never wired to connections of its former life.
-// Next steps (not here yet): delaying or dropping bytes per link, closing connections
-// that stay cut longer than a TCP timeout.
+// Not here yet: closing connections that stay cut longer than a TCP timeout.
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -51,7 +63,8 @@ public:
   /// Prepares and hands over connections as described above; call before each step.
   /// Returns what happened for the trace ("broker 2 -> 10.0.0.1:9192 connected", or
   /// "... refused" when the listener was gone).
-  std::vector<std::string> wire(std::vector<slot>& slots);
+  /// `now` is the world's simulated time (for delayed links), `rng` its generator.
+  std::vector<std::string> wire(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng);
 
   /// The host in `slot_index` is going down: closes the other ends of its connections
   /// (at the next wire(), or as soon as the peer's middleman owns them) and forgets its
@@ -66,6 +79,18 @@ public:
   void cut(size_t from, size_t to);
   void heal(size_t from, size_t to);
   bool is_cut(size_t from, size_t to) const;
+
+  /// Delays what `from` sends to `to` by a time drawn between `min` and `max` (see above);
+  /// min == max == 0 removes the delay (bytes already under way keep their time).
+  void delay(size_t from, size_t to, caf::timespan min, caf::timespan max);
+
+  /// Closes every established connection between the hosts in slots `a` and `b` (both
+  /// ends, as a reset; at the next wire() for ends no broker owns yet). Returns how many.
+  size_t drop(std::vector<slot>& slots, size_t a, size_t b);
+
+  /// Time from `now` until the next delayed chunk is due on a direction that is not cut;
+  /// nullopt if none is under way.
+  std::optional<caf::timespan> next_delivery(caf::timespan now) const;
 
 private:
   struct listener {
@@ -85,8 +110,15 @@ private:
     int64_t client_id;
     int64_t server_id;
     bool taken = false;
+    /// Bytes under way (delayed), oldest first, per direction.
+    struct chunk {
+      caf::timespan due;
+      std::vector<char> bytes;
+    };
+    std::deque<chunk> to_server;
+    std::deque<chunk> to_client;
   };
-  void pump(std::vector<slot>& slots);
+  void pump(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng);
 
   struct end {
     size_t host;
@@ -96,6 +128,7 @@ private:
   std::vector<listener> listeners_;
   std::vector<end> closing_; ///< ends to close as soon as a broker owns them
   std::set<std::pair<size_t, size_t>> cuts_;
+  std::map<std::pair<size_t, size_t>, std::pair<caf::timespan, caf::timespan>> delays_;
   std::vector<connection> connections_;
   int64_t next_id_ = 1;
 };

@@ -11,11 +11,18 @@
 // - a machine crash loses unflushed records, a process crash does not;
 // - an expired session takes the broker out of every other broker's view;
 // - a cut direction of a link holds the bytes until the heal;
+// - a broker cut off from everyone (the coordinator included) loses its registration and
+//   rejoins after the heal; a short cut only disconnects its session;
+// - a delayed link still delivers, later; a dropped connection is connected again;
+// - a controller paused longer than the session timeout loses the role, and the trace
+//   never shows two controllers for one epoch;
 // - the same scenario gives the same trace for the same seed, and other seeds give other
 //   interleavings.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 #include <set>
 
 #include <caf/all.hpp>
@@ -114,6 +121,53 @@ std::vector<int32_t> make_topic(sim::cluster& c, const std::string& topic, int32
   return view_leaders(c, 0, topic);
 }
 
+// Every "controller X (epoch E)" of a view in the trace names one X per E; false (and the
+// conflicting line in `why`) otherwise.
+bool one_controller_per_epoch(const std::vector<std::string>& trace, std::string& why) {
+  std::map<long, long> by_epoch;
+  for (auto& line : trace) {
+    if (line.find(" view ") == std::string::npos)
+      continue;
+    auto at = line.find("] controller ");
+    if (at == std::string::npos)
+      continue;
+    long id = 0, epoch = 0;
+    if (std::sscanf(line.c_str() + at, "] controller %ld (epoch %ld)", &id, &epoch) != 2)
+      continue; // "controller none"
+    auto [it, fresh] = by_epoch.emplace(epoch, id);
+    if (!fresh && it->second != id) {
+      why = "epoch " + std::to_string(epoch) + " has controllers " + std::to_string(it->second) + " and "
+            + std::to_string(id) + ": " + line;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool traced(const sim::cluster& c, const std::string& what) {
+  return std::any_of(c.trace().begin(), c.trace().end(),
+                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
+}
+
+// True when every running broker other than `except` has a loaded view that lists
+// broker `id` (listed == true) or does not (false).
+bool others_list(sim::cluster& c, size_t except, int32_t id, bool listed) {
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (i == except || !c.broker(i).up)
+      continue;
+    auto ids = c.broker(i).n->views->snapshot()->view.broker_ids();
+    if ((std::find(ids.begin(), ids.end(), id) != ids.end()) != listed)
+      return false;
+  }
+  return true;
+}
+
+// The controller in broker i's loaded view (-1 if none).
+int32_t view_controller(sim::cluster& c, size_t i) {
+  auto& ctl = c.broker(i).n->views->snapshot()->view.controller();
+  return ctl ? ctl->broker_id : -1;
+}
+
 // The scenario of the controller test, returning its trace.
 std::vector<std::string> failover_scenario(uint64_t seed) {
   sim::cluster c{sim::options{3, seed, {}}};
@@ -124,6 +178,28 @@ std::vector<std::string> failover_scenario(uint64_t seed) {
   c.crash(idx);
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && c.controller() != old; }, 60s), dump(c));
   c.restart(idx);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
+  return c.trace();
+}
+
+// Brokers only (the client reads real time: docs/simulation.md): delayed links between
+// brokers, a topic forwarded over them, the controller paused past its session timeout,
+// another broker isolated past it and rejoining.
+std::vector<std::string> fault_scenario(uint64_t seed) {
+  sim::cluster c{sim::options{3, seed, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  for (size_t a = 0; a < 3; ++a)
+    for (size_t b = 0; b < 3; ++b)
+      if (a != b)
+        c.delay(a, b, 5ms, 50ms);
+  make_topic(c, "f", 3);
+  auto ctl = static_cast<size_t>(c.controller() - 1);
+  c.pause(ctl, 8s);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return !c.paused(ctl) && c.converged(); }, 60s), dump(c));
+  auto other = (ctl + 1) % 3;
+  c.isolate(other);
+  c.advance(7s);
+  c.rejoin(other);
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
   return c.trace();
 }
@@ -402,6 +478,9 @@ BOOST_AUTO_TEST_CASE(an_expired_session_takes_the_broker_out_of_every_view) {
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
   auto victim = static_cast<size_t>(c.controller()) % 3; // not the controller
   auto id = c.broker(victim).id;
+  // Cut from the coordinator first: otherwise its renewing session registers it again at
+  // once (issue 6), and the others may never load a view without it.
+  c.cut(victim, sim::cluster::coordinator_host);
   c.expire_session(victim);
   BOOST_REQUIRE_MESSAGE(c.run_until(
                           [&] {
@@ -416,9 +495,13 @@ BOOST_AUTO_TEST_CASE(an_expired_session_takes_the_broker_out_of_every_view) {
                           },
                           30s),
                         dump(c));
-  BOOST_TEST(c.broker(victim).up); // the process keeps running; re-registering is not the simulation's job
+  BOOST_TEST(c.broker(victim).up); // the process keeps running
   BOOST_TEST(std::any_of(c.trace().begin(), c.trace().end(),
                          [](const std::string& l) { return l.find("expired (fault)") != std::string::npos; }));
+  // After the heal its new session connects and it registers again.
+  c.heal(victim, sim::cluster::coordinator_host);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && others_list(c, victim, id, true); }, 30s),
+                        dump(c));
 }
 
 BOOST_AUTO_TEST_CASE(a_cut_direction_holds_bytes_until_the_heal) {
@@ -470,6 +553,183 @@ BOOST_AUTO_TEST_CASE(a_cut_direction_holds_bytes_until_the_heal) {
   c.advance(100ms);
 }
 
+BOOST_AUTO_TEST_CASE(a_cut_off_broker_loses_its_registration_and_rejoins_after_the_heal) {
+  sim::cluster c{sim::options{3, 17, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  make_topic(c, "iso", 3);
+
+  // A short cut (2 s, the session timeout is 6 s): the session is only disconnected; the
+  // broker stays registered and its session reconnects.
+  auto quiet = static_cast<size_t>(c.controller()) % 3; // not the controller
+  c.isolate(quiet);
+  c.advance(2s);
+  BOOST_TEST(others_list(c, quiet, c.broker(quiet).id, true), dump(c));
+  c.rejoin(quiet);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  BOOST_TEST(traced(c, "reconnected"), dump(c));
+  BOOST_TEST(!traced(c, "heard nothing"), dump(c));
+
+  // The controller, cut off from everyone past the session timeout: its session expires,
+  // its registration disappears from the others' views and another broker takes over.
+  auto old = c.controller();
+  auto victim = static_cast<size_t>(old - 1);
+  c.isolate(victim);
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            if (!others_list(c, victim, old, false))
+                              return false;
+                            auto a = view_controller(c, (victim + 1) % 3);
+                            return a > 0 && a != old && a == view_controller(c, (victim + 2) % 3);
+                          },
+                          30s),
+                        dump(c));
+  BOOST_TEST(c.broker(victim).up); // it runs on, alone
+  BOOST_TEST(traced(c, "heard nothing"), dump(c));
+  c.advance(5s); // still cut: it does not come back by itself
+  BOOST_TEST(others_list(c, victim, old, false), dump(c));
+
+  // After the heal its renewed session connects and it registers again; the views
+  // converge on the new controller.
+  c.rejoin(victim);
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && others_list(c, victim, old, true); }, 60s),
+                        dump(c));
+  BOOST_TEST(c.controller() != old);
+  std::string why;
+  BOOST_TEST(one_controller_per_epoch(c.trace(), why), why << "\n" << dump(c));
+  // And it serves as before: a topic created at the broker that was cut off.
+  make_topic(c, "after", 3);
+}
+
+BOOST_AUTO_TEST_CASE(a_delayed_link_still_delivers_later) {
+  sim::cluster c{sim::options{3, 19, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto placed = make_topic(c, "slow", 3);
+  auto leader = static_cast<size_t>(placed[0] - 1);
+  auto& sys = c.client();
+  client::producer_config pc;
+  pc.bootstrap_servers = c.bootstrap();
+  auto prod = client::spawn_producer(sys, pc);
+  auto record = [&](const std::string& v) {
+    return client::producer_record{"slow", std::nullopt, v, {}, int64_t{1'700'000'000'000}, 0};
+  };
+  auto first = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r0"));
+  BOOST_REQUIRE_MESSAGE(first, client_test::why(first) << "\n" << dump(c));
+  // Both directions between the client and the leader: 300..500 ms per chunk.
+  c.delay(sim::cluster::client_host, leader, 300ms, 500ms);
+  c.delay(leader, sim::cluster::client_host, 300ms, 500ms);
+  for (int i = 1; i <= 3; ++i) {
+    auto t0 = c.now();
+    auto md = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v,
+                                                record("r" + std::to_string(i)));
+    BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
+    BOOST_TEST(md->offset == i);
+    // There and back, each way at least 300 ms of simulated time.
+    BOOST_TEST((c.now() - t0 >= 600ms), "answered after " << (c.now() - t0).count() << " ms");
+  }
+  BOOST_TEST(traced(c, "delayed by 300..500 ms"));
+  // Undelayed again: the answer comes within the same instant of simulated time or so.
+  c.delay(sim::cluster::client_host, leader, 0ms, 0ms);
+  c.delay(leader, sim::cluster::client_host, 0ms, 0ms);
+  auto last = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r4"));
+  BOOST_REQUIRE_MESSAGE(last, client_test::why(last) << "\n" << dump(c));
+  BOOST_TEST(last->offset == 4);
+  BOOST_CHECK_THROW(c.delay(0, 1, 10ms, 5ms), std::invalid_argument);
+  BOOST_CHECK_THROW(c.delay(0, sim::cluster::coordinator_host, 1ms, 5ms), std::invalid_argument);
+  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+  c.advance(100ms);
+}
+
+BOOST_AUTO_TEST_CASE(a_dropped_connection_is_connected_again) {
+  sim::cluster c{sim::options{3, 23, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto placed = make_topic(c, "drop", 3);
+  // Between brokers: every broker link dropped, the cluster still creates and places a
+  // topic (created at a broker that is not the controller).
+  size_t dropped = 0;
+  for (size_t a = 0; a < 3; ++a)
+    for (size_t b = a + 1; b < 3; ++b)
+      dropped += c.drop(a, b);
+  BOOST_TEST(dropped >= 1u); // the forwarding link of make_topic
+  make_topic(c, "after-drop", 3);
+
+  auto leader = static_cast<size_t>(placed[0] - 1);
+  auto& sys = c.client();
+  client::producer_config pc;
+  pc.bootstrap_servers = c.bootstrap();
+  auto record = [&](const std::string& v) {
+    return client::producer_record{"drop", std::nullopt, v, {}, int64_t{1'700'000'000'000}, 0};
+  };
+  auto prod = client::spawn_producer(sys, pc);
+  auto first = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r0"));
+  BOOST_REQUIRE_MESSAGE(first, client_test::why(first) << "\n" << dump(c));
+  BOOST_TEST(first->offset == 0);
+  auto connects = [&] {
+    auto to = c.broker(leader).address + ":" + std::to_string(c.broker(leader).caf_port) + " connected";
+    return std::count_if(c.trace().begin(), c.trace().end(),
+                         [&](const std::string& l) { return l.find("client -> " + to) != std::string::npos; });
+  };
+  auto before = connects();
+  BOOST_REQUIRE(before >= 1);
+  // The connection the produce went over closes at both ends (a reset, not silence).
+  BOOST_TEST(c.drop(sim::cluster::client_host, leader) == 1u);
+  BOOST_TEST(traced(c, "dropped: 1 connection(s) closed"));
+  // A producer of the same client host connects again and its produce is appended after
+  // the first. (The producer that was using the dropped connection does not recover
+  // within 60 s: docs/simulation.md, next steps; it is left out here.)
+  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+  auto again = client::spawn_producer(sys, pc);
+  for (int i = 1; i <= 2; ++i) {
+    auto md = sim::ask<client::record_metadata>(c, sys, again, 60s, client::send_atom_v,
+                                                record("r" + std::to_string(i)));
+    BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
+    BOOST_TEST(md->offset == i);
+  }
+  BOOST_TEST(connects() > before, "no new connection to the leader\n" << dump(c));
+  BOOST_CHECK_THROW(c.drop(1, 1), std::invalid_argument);
+  BOOST_CHECK_THROW(c.drop(1, sim::cluster::coordinator_host), std::invalid_argument);
+  caf::anon_send_exit(again, caf::exit_reason::user_shutdown);
+  c.advance(100ms);
+}
+
+BOOST_AUTO_TEST_CASE(a_paused_controller_loses_its_session_and_the_role) {
+  sim::cluster c{sim::options{3, 29, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  make_topic(c, "gc", 3);
+  auto old = c.controller();
+  auto idx = static_cast<size_t>(old - 1);
+  auto old_epoch = c.broker(idx).n->views->snapshot()->view.controller()->epoch;
+  // 10 s, the session timeout is 6 s.
+  c.pause(idx, 10s);
+  BOOST_TEST(c.paused(idx));
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            auto a = view_controller(c, (idx + 1) % 3);
+                            return others_list(c, idx, old, false) && a > 0 && a != old
+                                   && a == view_controller(c, (idx + 2) % 3);
+                          },
+                          30s),
+                        dump(c));
+  BOOST_TEST(c.paused(idx), "the others took over only after the pause\n" << dump(c));
+  BOOST_TEST(traced(c, "heard nothing"));
+  auto successor = view_controller(c, (idx + 1) % 3);
+  // While paused it did nothing: its own view is the one from before the pause.
+  BOOST_TEST(view_controller(c, idx) == old);
+  // After the pause it learns that its session expired, gives up the role, registers
+  // again and follows the new controller.
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return !c.paused(idx) && c.converged(); }, 60s), dump(c));
+  BOOST_TEST(traced(c, "resumed"));
+  BOOST_TEST(c.controller() == successor);
+  BOOST_TEST(c.broker(idx).n->views->snapshot()->view.controller()->epoch > old_epoch);
+  std::string why;
+  BOOST_TEST(one_controller_per_epoch(c.trace(), why), why << "\n" << dump(c));
+  c.advance(5s); // and it stays so
+  BOOST_TEST(c.controller() == successor);
+  BOOST_TEST(one_controller_per_epoch(c.trace(), why), why << "\n" << dump(c));
+  make_topic(c, "after-gc", 3);
+  BOOST_CHECK_THROW(c.pause(idx, 0ms), std::invalid_argument);
+  BOOST_CHECK_THROW(c.pause(7, 1s), std::out_of_range);
+}
+
 BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_trace) {
   auto first = failover_scenario(7);
   auto second = failover_scenario(7);
@@ -483,6 +743,21 @@ BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_trace) {
   for (uint64_t seed : {1, 2, 3})
     other = other || failover_scenario(seed) != first;
   BOOST_TEST(other);
+}
+
+BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_trace_with_faults) {
+  auto first = fault_scenario(31);
+  auto second = fault_scenario(31);
+  BOOST_TEST(first == second, "traces of seed 31 differ");
+  if (first != second)
+    for (size_t i = 0; i < std::max(first.size(), second.size()); ++i)
+      BOOST_TEST_MESSAGE((i < first.size() ? first[i] : "-") << " | " << (i < second.size() ? second[i] : "-"));
+  for (auto* fault : {"delayed by", "paused for", "resumed", "isolated", "heard nothing", "rejoins"})
+    BOOST_TEST(std::any_of(first.begin(), first.end(),
+                           [&](const std::string& l) { return l.find(fault) != std::string::npos; }),
+               "no '" << fault << "' in the trace");
+  std::string why;
+  BOOST_TEST(one_controller_per_epoch(first, why), why);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
