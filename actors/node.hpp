@@ -8,6 +8,7 @@
 //   stop_node(sys, *n);              // closes partitions, then logs (flush), marks a
 //                                    // clean shutdown (blocking)
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -95,6 +96,9 @@ struct node_options {
   /// cluster::renewing_session: when it expires, open_session is called again for a new one
   /// and the broker registers again (docs/cluster.md).
   std::function<std::shared_ptr<cluster::coordinator>()> open_session;
+  /// Seeds the member ids this node's groups generate (actors/member_id_suffix.hpp), so
+  /// that a simulation replays them from its seed. 0 (the default): random_device.
+  uint64_t member_id_seed = 0;
 };
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
