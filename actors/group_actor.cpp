@@ -171,7 +171,8 @@ caf::result<void> to_result(protocol::kafka_error e) {
 group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
   auto& st = self->state;
   st.group_id = std::move(ctx.group_id);
-  st.group = cluster::group_state{ctx.config, make_member_id_suffixes()};
+  st.group = cluster::group_state{ctx.config, ctx.member_id_seed != 0 ? make_member_id_suffixes(ctx.member_id_seed)
+                                                                      : make_member_id_suffixes()};
   st.offsets = std::move(ctx.offsets);
   st.coordinator = std::move(ctx.coordinator);
   read_member_ids(self); // the first watch

@@ -123,6 +123,8 @@ struct group_context {
   std::shared_ptr<group_offset_store> offsets;
   /// The node's coordinator session, where members are registered; nullptr: no registration.
   std::shared_ptr<cluster::coordinator> coordinator = nullptr;
+  /// Seeds the generator of member ids (actors/member_id_suffix.hpp); 0: random_device.
+  uint64_t member_id_seed = 0;
 };
 
 group_actor spawn_group(caf::actor_system& sys, group_context ctx);

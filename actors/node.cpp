@@ -13,6 +13,7 @@
 #include "actors/io_worker.hpp"
 #include "actors/kafka_listener.hpp"
 #include "actors/log_line.hpp"
+#include "actors/member_id_suffix.hpp"
 #include "actors/node_storage.hpp"
 #include "actors/offset_log_store.hpp"
 #include "actors/persistent_group_offsets.hpp"
@@ -75,11 +76,14 @@ cluster::group_config group_config_of(const config::server_config& cfg) {
 std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, const config::server_config& cfg,
                                                     std::shared_ptr<offset_log_store> offsets,
                                                     std::function<int64_t()> now_ms,
-                                                    std::shared_ptr<cluster::coordinator> coordinator) {
+                                                    std::shared_ptr<cluster::coordinator> coordinator,
+                                                    uint64_t member_id_seed) {
   auto config = group_config_of(cfg);
-  return std::make_shared<group_registry>([&sys, config, offsets, now_ms, coordinator](const std::string& group_id) {
+  auto seeds = make_member_id_seeds(member_id_seed);
+  return std::make_shared<group_registry>([&sys, config, offsets, now_ms, coordinator,
+                                           seeds](const std::string& group_id) {
     auto store = std::make_shared<persistent_group_offsets>(group_id, offsets, now_ms);
-    return spawn_group(sys, group_context{group_id, config, std::move(store), coordinator});
+    return spawn_group(sys, group_context{group_id, config, std::move(store), coordinator, seeds()});
   });
 }
 
@@ -215,7 +219,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     close_node_storage(*n.storage);
     return std::make_error_code(std::errc::not_connected);
   }
-  n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator);
+  n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator, options.member_id_seed);
   if (cluster_mode) {
     // Groups are coordinated by the leader of their __consumer_offsets partition: the node
     // actor serves a partition's groups once its view makes this broker that leader.

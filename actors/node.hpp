@@ -8,6 +8,7 @@
 //   stop_node(sys, *n);              // closes partitions, then logs (flush), marks a
 //                                    // clean shutdown (blocking)
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -101,6 +102,9 @@ struct node_options {
   /// native path). The registration still names the configured listener.
   bool detached_io_worker = true;
   bool kafka_listeners = true;
+  /// Seeds the member ids this node's groups generate (actors/member_id_suffix.hpp), so
+  /// that a simulation replays them from its seed. 0 (the default): random_device.
+  uint64_t member_id_seed = 0;
 };
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,

@@ -50,14 +50,15 @@ struct routing_job {
 
 using job_ptr = std::shared_ptr<routing_job>;
 
-std::chrono::milliseconds remaining(clock_type::time_point deadline) {
+// Time comes from the actor's clock (simulated under CAF's testing scheduler).
+std::chrono::milliseconds remaining(self_ptr self, clock_type::time_point deadline) {
   using namespace std::chrono;
-  auto left = duration_cast<milliseconds>(deadline - clock_type::now());
+  auto left = duration_cast<milliseconds>(deadline - self->clock().now());
   return std::max(left, milliseconds(1));
 }
 
-std::chrono::milliseconds remaining(const routing_job& job) {
-  return remaining(job.deadline);
+std::chrono::milliseconds remaining(self_ptr self, const routing_job& job) {
+  return remaining(self, job.deadline);
 }
 
 // One group_coordinator_atom request on its way (see "Groups" in the header comment).
@@ -117,7 +118,7 @@ void route(self_ptr self, const job_ptr& job) {
     return;
   }
   job->leaders_out = wanted.size();
-  auto timeout = std::min(remaining(*job), std::chrono::milliseconds(self->state.opts.connect_timeout));
+  auto timeout = std::min(remaining(self, *job), std::chrono::milliseconds(self->state.opts.connect_timeout));
   for (auto& [id, topics] : wanted) {
     auto link = link_to(self, id, *view.address_of(id));
     auto leader = id;
@@ -137,14 +138,14 @@ void route(self_ptr self, const job_ptr& job) {
 
 // Step 1: metadata from the next source.
 void ask_next_source(self_ptr self, const job_ptr& job) {
-  if (job->next_source >= job->sources.size() || clock_type::now() >= job->deadline) {
+  if (job->next_source >= job->sources.size() || self->clock().now() >= job->deadline) {
     job->rp.deliver(job->last_error ? job->last_error
                                     : caf::make_error(kafka_error::network_exception, "no node answered"));
     return;
   }
   auto link = job->sources[job->next_source++];
   auto last = job->next_source == job->sources.size();
-  auto timeout = last ? remaining(*job) : std::min(remaining(*job), self->state.opts.connect_timeout);
+  auto timeout = last ? remaining(self, *job) : std::min(remaining(self, *job), self->state.opts.connect_timeout);
   self->request(link, timeout, metadata_atom_v, job->req)
     .then(
       [=](cluster_metadata& md) {
@@ -165,10 +166,10 @@ void hop_to_coordinator(self_ptr self, const lookup_ptr& lookup, int32_t coordin
 // The group's actor from the node behind `link`; on NOT_COORDINATOR naming another broker,
 // one hop there if `may_hop`.
 void ask_for_group(self_ptr self, const lookup_ptr& lookup, node_link_actor link, bool may_hop) {
-  self->request(link, remaining(lookup->deadline), caf::get_atom_v)
+  self->request(link, remaining(self, lookup->deadline), caf::get_atom_v)
     .then(
       [=](node_actor& node) {
-        self->request(node, remaining(lookup->deadline), group_coordinator_atom_v, lookup->group)
+        self->request(node, remaining(self, lookup->deadline), group_coordinator_atom_v, lookup->group)
           .then([=](group_actor& group) { lookup->rp.deliver(std::move(group)); },
                 [=](caf::error& err) {
                   auto next = may_hop ? coordinator_hint(err) : std::nullopt;
@@ -184,7 +185,7 @@ void ask_for_group(self_ptr self, const lookup_ptr& lookup, node_link_actor link
 // Where broker `coordinator` is, from the bootstrap node's metadata; then ask it. A broker
 // the metadata does not list (gone meanwhile) leaves the first answer as the outcome.
 void hop_to_coordinator(self_ptr self, const lookup_ptr& lookup, int32_t coordinator, caf::error not_there) {
-  self->request(self->state.all->bootstrap, remaining(lookup->deadline), metadata_atom_v, metadata_request{})
+  self->request(self->state.all->bootstrap, remaining(self, lookup->deadline), metadata_atom_v, metadata_request{})
     .then(
       [=](cluster_metadata& md) {
         auto view = routing_view::from(md);
@@ -212,7 +213,7 @@ cluster_link_actor::behavior_type cluster_link(self_ptr self, node_actor node, l
       auto& st = self->state;
       auto job = std::make_shared<routing_job>();
       job->req = std::move(req);
-      job->deadline = clock_type::now() + st.opts.request_timeout;
+      job->deadline = self->clock().now() + st.opts.request_timeout;
       job->rp = self->make_response_promise<cluster_metadata>();
       job->sources.push_back(st.all->bootstrap);
       for (auto& [id, b] : st.all->brokers)
@@ -231,7 +232,7 @@ cluster_link_actor::behavior_type cluster_link(self_ptr self, node_actor node, l
     [=](group_coordinator_atom, std::string& group) -> caf::result<group_actor> {
       auto lookup = std::make_shared<group_lookup>();
       lookup->group = std::move(group);
-      lookup->deadline = clock_type::now() + self->state.opts.request_timeout;
+      lookup->deadline = self->clock().now() + self->state.opts.request_timeout;
       lookup->rp = self->make_response_promise<group_actor>();
       ask_for_group(self, lookup, self->state.all->bootstrap, true);
       return lookup->rp;

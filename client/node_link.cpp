@@ -77,7 +77,7 @@ void fail(request_entry& r, const caf::error& err) {
 
 // Queues `r` until connected; fails it if its deadline has passed.
 void wait(self_ptr self, uint64_t id, request_entry r) {
-  auto now = clock_type::now();
+  auto now = self->clock().now();
   if (now >= r.deadline) {
     fail(r, self->state.last_error && self->state.state == phase::connected ? self->state.last_error
                                                                            : not_connected(self));
@@ -89,7 +89,7 @@ void wait(self_ptr self, uint64_t id, request_entry r) {
 
 void forward(self_ptr self, uint64_t id, request_entry r) {
   auto& st = self->state;
-  auto timeout = std::max(r.deadline - clock_type::now(), clock_type::duration{std::chrono::milliseconds(1)});
+  auto timeout = std::max(r.deadline - self->clock().now(), clock_type::duration{std::chrono::milliseconds(1)});
   auto req = *r.req;
   st.forwarded.emplace(id, std::move(r));
   self->request(st.node, timeout, metadata_atom_v, std::move(req))
@@ -108,7 +108,7 @@ void forward(self_ptr self, uint64_t id, request_entry r) {
           return;
         auto r = std::move(it->second);
         st.forwarded.erase(it);
-        if (!is_retriable(err) || clock_type::now() >= r.deadline) {
+        if (!is_retriable(err) || self->clock().now() >= r.deadline) {
           r.metadata_promise.deliver(err);
           return;
         }
@@ -268,7 +268,7 @@ node_link_actor::behavior_type node_link(self_ptr self, node_actor node, link_op
       auto& st = self->state;
       auto id = st.next_id++;
       request_entry r;
-      r.deadline = clock_type::now() + st.opts.request_timeout;
+      r.deadline = self->clock().now() + st.opts.request_timeout;
       r.req = std::move(req);
       r.metadata_promise = self->make_response_promise<cluster_metadata>();
       auto rp = r.metadata_promise;
@@ -288,7 +288,7 @@ node_link_actor::behavior_type node_link(self_ptr self, node_actor node, link_op
         return not_connected(self);
       auto id = st.next_id++;
       request_entry r;
-      r.deadline = clock_type::now() + st.opts.request_timeout;
+      r.deadline = self->clock().now() + st.opts.request_timeout;
       r.node_promise = self->make_response_promise<node_actor>();
       auto rp = r.node_promise;
       wait(self, id, std::move(r));
@@ -300,7 +300,7 @@ node_link_actor::behavior_type node_link(self_ptr self, node_actor node, link_op
       auto it = st.waiting.find(id);
       if (it == st.waiting.end())
         return;
-      if (auto now = clock_type::now(); now < it->second.deadline) {
+      if (auto now = self->clock().now(); now < it->second.deadline) {
         self->delayed_send(self, it->second.deadline - now, caf::timeout_atom_v, id);
         return;
       }

@@ -49,7 +49,8 @@ void producer::send(producer_record rec, send_callback done) {
     cb(closed_error());
     return;
   }
-  switch (buffer_->push(rec, cb)) {
+  // The actor system's clock, as the actor's: simulated under CAF's testing scheduler.
+  switch (buffer_->push(rec, cb, sys_.clock().now())) {
     case send_buffer::push_result::notify:
       caf::anon_send(actor_, drain_atom_v);
       break;
@@ -75,7 +76,7 @@ void producer::send(std::vector<producer_record> recs, bulk_callback done) {
     fail_all();
     return;
   }
-  switch (buffer_->push(recs, shared)) {
+  switch (buffer_->push(recs, shared, sys_.clock().now())) {
     case send_buffer::push_result::notify:
       caf::anon_send(actor_, drain_atom_v);
       break;

@@ -144,7 +144,11 @@ struct producer_state {
 
 using self_ptr = producer_actor::stateful_pointer<producer_state>;
 
-int64_t wall_clock_ms() {
+// The timestamp of a record sent without one: producer_config::now_ms if set (a
+// simulation's epoch time), else the system clock.
+int64_t wall_clock_ms(const producer_config& cfg) {
+  if (cfg.now_ms)
+    return cfg.now_ms();
   using namespace std::chrono;
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
@@ -221,7 +225,7 @@ void arm_wakeup(self_ptr self, clock_type::time_point at) {
   if (st.wakeup_at && *st.wakeup_at <= at)
     return;
   st.wakeup_at = at;
-  auto delay = std::max(at - clock_type::now(), clock_type::duration::zero());
+  auto delay = std::max(at - self->clock().now(), clock_type::duration::zero());
   self->delayed_send(self, delay, wakeup_atom_v);
 }
 
@@ -235,7 +239,7 @@ void maybe_refresh(self_ptr self, const std::string& topic) {
   auto& ts = st.topics[topic];
   if (!ts.wants_refresh || ts.refreshing)
     return;
-  if (clock_type::now() < ts.refresh_not_before) {
+  if (self->clock().now() < ts.refresh_not_before) {
     arm_wakeup(self, ts.refresh_not_before);
     return;
   }
@@ -354,7 +358,7 @@ void on_metadata(self_ptr self, const std::string& topic, cluster_metadata& md) 
   if (ts.known) {
     auto waiting = std::move(ts.waiting);
     ts.waiting.clear();
-    auto now = clock_type::now();
+    auto now = self->clock().now();
     for (auto& q : waiting)
       append(self, ts, q.rec, q.token, now);
   }
@@ -371,7 +375,7 @@ void on_metadata_error(self_ptr self, const std::string& topic, const caf::error
     return;
   }
   ts.last_error = err;
-  ts.refresh_not_before = clock_type::now() + backoff_delay(st.cfg.retry_backoff, ts.failures++);
+  ts.refresh_not_before = self->clock().now() + backoff_delay(st.cfg.retry_backoff, ts.failures++);
   want_metadata(self, topic);
 }
 
@@ -391,7 +395,7 @@ void send_ready(self_ptr self, const topic_partition& tp, send_queue& q) {
     return;
   }
   auto part = ts.partitions[idx];
-  auto now = clock_type::now();
+  auto now = self->clock().now();
   while (auto a = q.start_next(st.cfg.max_in_flight, now)) {
     if (st.cfg.acks == 0) {
       // Never retried: the bytes go into the request without a copy.
@@ -445,7 +449,7 @@ void on_produce_error(self_ptr self, const topic_partition& tp, uint64_t attempt
   auto b = q.find(attempt);
   if (!b)
     return;
-  auto now = clock_type::now();
+  auto now = self->clock().now();
   if (is_retriable(err) && b->attempts <= st.cfg.retries && now < b->created + st.cfg.delivery_timeout) {
     auto attempts = b->attempts;
     q.retry(attempt, now + backoff_delay(st.cfg.retry_backoff, static_cast<unsigned>(attempts - 1)));
@@ -484,7 +488,7 @@ void expire(self_ptr self, clock_type::time_point now) {
 }
 
 // When expire() may next have something to do.
-std::optional<clock_type::time_point> next_expiry(producer_state& st) {
+std::optional<clock_type::time_point> next_expiry(producer_state& st, clock_type::time_point now) {
   std::optional<clock_type::time_point> out;
   auto consider = [&](clock_type::time_point t) {
     if (!out || t < *out)
@@ -493,7 +497,7 @@ std::optional<clock_type::time_point> next_expiry(producer_state& st) {
   for (auto& [name, ts] : st.topics)
     if (!ts.waiting.empty()) {
       auto* p = find_pending(st, ts.waiting.front().token);
-      consider(p ? p->deadline : clock_type::now());
+      consider(p ? p->deadline : now);
     }
   for (auto& [tp, q] : st.queues)
     if (auto t = q.oldest_waiting())
@@ -509,7 +513,7 @@ void update_mute(producer_state& st, const topic_partition& tp, const send_queue
 
 void pump(self_ptr self) {
   auto& st = self->state;
-  auto now = clock_type::now();
+  auto now = self->clock().now();
   expire(self, now);
   // Batches that waited (for a backoff, metadata, a free slot) go first; then a partition
   // may take a new batch only if its queue accepts one (else it stays muted).
@@ -538,7 +542,7 @@ void pump(self_ptr self) {
     maybe_refresh(self, name);
   if (auto due = st.acc.next_deadline())
     arm_wakeup(self, *due);
-  if (auto due = next_expiry(st))
+  if (auto due = next_expiry(st, now))
     arm_wakeup(self, *due);
   expire_or_resume_drain(self, now);
   if (auto due = next_buffered_expiry(st))
@@ -591,8 +595,8 @@ bool accept(self_ptr self, producer_record& rec, record_completion& done, clock_
 }
 
 void handle_send(self_ptr self, producer_record& rec, record_completion done) {
-  auto now = clock_type::now();
-  if (accept(self, rec, done, now, now + self->state.cfg.delivery_timeout, wall_clock_ms()))
+  auto now = self->clock().now();
+  if (accept(self, rec, done, now, now + self->state.cfg.delivery_timeout, wall_clock_ms(self->state.cfg)))
     pump(self);
 }
 
@@ -600,9 +604,9 @@ void handle_bulk(self_ptr self, std::vector<producer_record>& recs, bulk_callbac
   if (recs.empty())
     return;
   auto shared = std::make_shared<const bulk_callback>(std::move(fn));
-  auto now = clock_type::now();
+  auto now = self->clock().now();
   auto deadline = now + self->state.cfg.delivery_timeout;
-  auto wall_ms = wall_clock_ms();
+  auto wall_ms = wall_clock_ms(self->state.cfg);
   for (size_t i = 0; i < recs.size(); ++i) {
     record_completion done{shared, i};
     if (accept(self, recs[i], done, now, deadline, wall_ms))
@@ -626,8 +630,8 @@ void inbox_done_with_chunk(producer_state& st) {
 // buffer_memory runs out; true if pump() should run.
 bool process_inbox(self_ptr self, size_t limit) {
   auto& st = self->state;
-  auto now = clock_type::now();
-  auto wall_ms = wall_clock_ms();
+  auto now = self->clock().now();
+  auto wall_ms = wall_clock_ms(self->state.cfg);
   bool need_pump = false;
   for (size_t n = 0; n < limit && !st.inbox.empty() && !buffer_full(st); ++n) {
     auto& c = st.inbox[st.inbox_chunk];
@@ -737,7 +741,7 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
           // The connection is gone: what is out at this partition will not be answered.
           ts.watched[p] = nullptr;
           topic_partition tp{name, static_cast<int32_t>(p)};
-          st.queues[tp].retry_all(clock_type::now() + st.cfg.retry_backoff.initial);
+          st.queues[tp].retry_all(self->clock().now() + st.cfg.retry_backoff.initial);
           ts.last_error = dm.reason ? dm.reason : caf::make_error(kafka_error::network_exception, "partition actor lost");
           drop_partition(self, tp);
         }

@@ -34,6 +34,13 @@
 //
 // Stopping: send an exit message (the facade's close() does, after flushing); records
 // not acknowledged by then fail with caf::sec::request_receiver_down.
+//
+// Time and randomness (for the deterministic simulation, issue 7): linger, back-off and
+// timeouts read the actor's clock (self->clock().now(), the steady clock in production,
+// simulated time under CAF's testing scheduler), as do its links (node_link,
+// cluster_link) and subscriptions; records without a timestamp get cfg.now_ms() (the
+// system clock unless set); the sticky partitioner draws from cfg.partitioner_seed
+// (random_device when 0).
 
 #include <memory>
 #include <vector>

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include <caf/error.hpp>
@@ -54,6 +55,11 @@ struct producer_config {
   std::chrono::milliseconds connect_timeout{5000};
   /// Seed of the sticky partitioner's random choice; 0 = random.
   uint64_t partitioner_seed = 0;
+  /// Where the timestamp of a record sent without one comes from: milliseconds since the
+  /// epoch. Empty (the default): the system clock. A simulation sets its simulated epoch
+  /// time here so that two runs with one seed produce the same records. Called on the
+  /// producer actor. (Not a Kafka config; not read from configuration files.)
+  std::function<int64_t()> now_ms;
 };
 
 /// The first problem with `cfg` (caf::sec::invalid_argument, with the setting named), or

@@ -91,7 +91,8 @@ send_buffer::push_result send_buffer::queued_result() {
   return push_result::notify;
 }
 
-send_buffer::push_result send_buffer::push(producer_record& rec, record_completion& done) {
+send_buffer::push_result send_buffer::push(producer_record& rec, record_completion& done,
+                                             std::chrono::steady_clock::time_point now) {
   std::lock_guard<std::mutex> guard{mtx_};
   if (closed_)
     return push_result::closed;
@@ -99,7 +100,7 @@ send_buffer::push_result send_buffer::push(producer_record& rec, record_completi
     auto& c = chunks_.emplace_back();
     c.records.reserve(16);
     c.dones.reserve(16);
-    c.handed_in = std::chrono::steady_clock::now();
+    c.handed_in = now;
   }
   auto& c = chunks_.back();
   c.records.push_back(std::move(rec));
@@ -110,7 +111,8 @@ send_buffer::push_result send_buffer::push(producer_record& rec, record_completi
 }
 
 send_buffer::push_result send_buffer::push(std::vector<producer_record>& recs,
-                                           const std::shared_ptr<const bulk_callback>& done) {
+                                           const std::shared_ptr<const bulk_callback>& done,
+                                           std::chrono::steady_clock::time_point now) {
   std::lock_guard<std::mutex> guard{mtx_};
   if (closed_)
     return push_result::closed;
@@ -121,7 +123,7 @@ send_buffer::push_result send_buffer::push(std::vector<producer_record>& recs,
   auto& c = chunks_.emplace_back();
   c.records = std::move(recs);
   c.bulk = done;
-  c.handed_in = std::chrono::steady_clock::now();
+  c.handed_in = now;
   return queued_result();
 }
 

@@ -99,13 +99,16 @@ public:
   /// Single records are collected into chunks of at most this many.
   static constexpr size_t single_chunk_size = 1024;
 
-  /// Queues one record. On `closed` both arguments are left untouched.
-  push_result push(producer_record& rec, record_completion& done);
+  /// Queues one record. On `closed` both arguments are left untouched. `now`: the time
+  /// of the hand-over on the consumer actor's clock (caf::actor_clock, simulated under
+  /// CAF's testing scheduler); a new chunk is stamped with it (send_chunk::handed_in).
+  push_result push(producer_record& rec, record_completion& done, std::chrono::steady_clock::time_point now);
 
   /// Queues all of `recs` (in order, at once), record i reporting to slot i of `done`.
   /// `recs` is moved from unless the result is `closed` (then it is untouched). An empty
-  /// `recs` queues nothing (and needs no notification).
-  push_result push(std::vector<producer_record>& recs, const std::shared_ptr<const bulk_callback>& done);
+  /// `recs` queues nothing (and needs no notification). `now` as above.
+  push_result push(std::vector<producer_record>& recs, const std::shared_ptr<const bulk_callback>& done,
+                   std::chrono::steady_clock::time_point now);
 
   /// Consumer side: swaps everything queued into `chunks` (which must be empty; its
   /// capacity is reused for the next round) and makes the buffer idle again, so the next

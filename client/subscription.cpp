@@ -62,7 +62,7 @@ void succeeded(self_ptr self) {
 // A retriable failure: back off, then start over from fresh metadata.
 void retry_later(self_ptr self, const caf::error& err) {
   auto& st = self->state;
-  auto now = clock_type::now();
+  auto now = self->clock().now();
   if (!st.failing_since)
     st.failing_since = now;
   if (now - *st.failing_since >= st.opts.retry_timeout) {

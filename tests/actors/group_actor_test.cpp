@@ -224,4 +224,28 @@ BOOST_FIXTURE_TEST_CASE(offsets_are_committed_outside_a_group_and_checked_inside
   BOOST_TEST(fetch(group_offset_query{false, {{"t", 0}}}).front().offset == 42);
 }
 
+BOOST_FIXTURE_TEST_CASE(groups_with_one_member_id_seed_give_the_same_ids, group_fixture) {
+  // What a simulation replays: the member id a join gets comes from the seeded generator.
+  auto id_from = [&](uint64_t seed, const std::string& group_id) {
+    auto g = spawn_group(sys, group_context{group_id, cluster::group_config{}, std::make_shared<memory_group_offsets>(),
+                                            nullptr, seed});
+    run();
+    auto req = consumer_join("", "client");
+    req.require_known_member_id = true;
+    auto first = a->request(g, caf::infinite, join_group_atom_v, req);
+    run();
+    auto refused = answer_of<cluster::join_answer>(a, first);
+    BOOST_TEST((refused.error == kafka_error::member_id_required));
+    auto closed = self->request(g, caf::infinite, caf::close_atom_v);
+    run();
+    BOOST_REQUIRE_MESSAGE(!self->mailbox().empty(), "close not answered");
+    closed.receive([](bool) {}, [](caf::error&) {});
+    return refused.member_id;
+  };
+  auto x = id_from(99, "g1");
+  BOOST_TEST(x.rfind("client-", 0) == 0u, x);
+  BOOST_TEST(id_from(99, "g2") == x);
+  BOOST_TEST(id_from(100, "g3") != x);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

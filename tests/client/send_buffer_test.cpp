@@ -14,6 +14,9 @@ using namespace cafka::client;
 
 namespace {
 
+// The hand-over time the tests pass in (the producer passes its actor system's clock).
+const auto t0 = std::chrono::steady_clock::time_point{} + std::chrono::seconds(7);
+
 producer_record record(const std::string& value) {
   return producer_record{"t", std::nullopt, value, {}, std::nullopt, std::nullopt};
 }
@@ -79,13 +82,13 @@ BOOST_AUTO_TEST_CASE(only_the_push_that_finds_the_buffer_idle_notifies) {
   auto push_one = [&](const std::string& v) {
     auto r = record(v);
     record_completion c{[&](caf::expected<record_metadata>) { ++done; }};
-    return buf.push(r, c);
+    return buf.push(r, c, t0);
   };
   BOOST_TEST((push_one("a") == send_buffer::push_result::notify));
   BOOST_TEST((push_one("b") == send_buffer::push_result::queued));
   calls bulk;
   std::vector<producer_record> recs{record("c"), record("d")};
-  BOOST_TEST((buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()))
+  BOOST_TEST((buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()), t0)
               == send_buffer::push_result::queued));
   BOOST_TEST(recs.empty()); // moved in whole
   BOOST_TEST((push_one("e") == send_buffer::push_result::queued));
@@ -96,6 +99,8 @@ BOOST_AUTO_TEST_CASE(only_the_push_that_finds_the_buffer_idle_notifies) {
   BOOST_TEST(buf.take(taken));
   BOOST_TEST((values(taken) == std::vector<std::string>{"a", "b", "c", "d", "e"}));
   BOOST_TEST(taken.size() == 3u); // singles, the bulk vector, singles
+  for (auto& c : taken) // stamped with the caller's time, not the real clock
+    BOOST_TEST((c.handed_in == t0));
   BOOST_TEST(buf.size() == 0u);
   // Idle again: the next push notifies; an empty take does not count.
   std::vector<send_chunk> none;
@@ -118,7 +123,7 @@ BOOST_AUTO_TEST_CASE(an_empty_bulk_queues_nothing) {
   send_buffer buf;
   calls bulk;
   std::vector<producer_record> recs;
-  BOOST_TEST((buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()))
+  BOOST_TEST((buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()), t0)
               == send_buffer::push_result::queued));
   BOOST_TEST(buf.size() == 0u);
   BOOST_TEST(bulk.by_index.empty());
@@ -128,7 +133,7 @@ BOOST_AUTO_TEST_CASE(a_chunk_dropped_half_done_fails_the_rest_exactly_once) {
   send_buffer buf;
   calls bulk;
   std::vector<producer_record> recs{record("a"), record("b"), record("c")};
-  buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()));
+  buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()), t0);
   {
     std::vector<send_chunk> taken;
     BOOST_REQUIRE(buf.take(taken));
@@ -146,7 +151,7 @@ BOOST_AUTO_TEST_CASE(close_refuses_later_pushes_and_hands_back_the_rest) {
   auto push_one = [&](const std::string& v) {
     auto r = record(v);
     record_completion c{[&](caf::expected<record_metadata> res) { failed += res ? 0 : 1; }};
-    auto res = buf.push(r, c);
+    auto res = buf.push(r, c, t0);
     if (res == send_buffer::push_result::closed) {
       BOOST_TEST(*r.value == v); // untouched: still the caller's
       BOOST_TEST(static_cast<bool>(c));
@@ -166,7 +171,7 @@ BOOST_AUTO_TEST_CASE(close_refuses_later_pushes_and_hands_back_the_rest) {
   BOOST_TEST(failed == 3);
   calls bulk;
   std::vector<producer_record> recs{record("d")};
-  BOOST_TEST((buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()))
+  BOOST_TEST((buf.push(recs, std::make_shared<const bulk_callback>(bulk.callback()), t0)
               == send_buffer::push_result::closed));
   BOOST_TEST(recs.size() == 1u); // untouched
   BOOST_TEST(bulk.by_index.empty());
@@ -185,12 +190,12 @@ BOOST_AUTO_TEST_CASE(concurrent_senders_keep_their_own_order) {
           for (int j = 0; j < 10; ++j, ++i)
             recs.push_back(record(std::to_string(t) + ":" + std::to_string(i)));
           --i;
-          buf.push(recs, std::make_shared<const bulk_callback>([](size_t, const caf::expected<record_metadata>&) {}));
+          buf.push(recs, std::make_shared<const bulk_callback>([](size_t, const caf::expected<record_metadata>&) {}), t0);
           continue;
         }
         auto r = record(std::to_string(t) + ":" + std::to_string(i));
         record_completion c{[](caf::expected<record_metadata>) {}};
-        buf.push(r, c);
+        buf.push(r, c, t0);
       }
     });
   std::vector<std::string> got;
