@@ -138,6 +138,8 @@ struct cluster::impl {
     };
     no.detached_io_worker = false;
     no.kafka_listeners = false;
+    // Member ids from the seed too (never 0, which would mean random_device).
+    no.member_id_seed = opts.seed * 1000003 + static_cast<uint64_t>(b.cfg.broker_id) * 101 + b.generation;
     std::string error_text;
     auto started = start_node(b.h->system(), b.cfg, error_text, no, [this] { return epoch_ms + now_ms(); });
     if (!started)

@@ -76,7 +76,8 @@ class partition_log {
 public:
   /// Opens (creating if needed) the log in `dir`. `recovery_point` comes from the
   /// checkpoint file (0 if unknown); `clean_shutdown` says whether the previous owner
-  /// closed the log properly, in which case nothing is scanned.
+  /// closed the log properly, in which case nothing is scanned. Otherwise the tail after the
+  /// recovery point is scanned, cut at the first damage, and fsynced (blocking).
   static result<std::unique_ptr<partition_log>> open(std::string dir, const log_config& cfg,
                                                      int64_t recovery_point,
                                                      bool clean_shutdown, int64_t now_ms);
