@@ -71,8 +71,9 @@ struct cluster::impl {
   std::shared_ptr<cafka::cluster::embedded_store> store = std::make_shared<cafka::cluster::embedded_store>();
   std::vector<broker_slot> brokers;
   std::unique_ptr<host> client;
+  std::vector<std::unique_ptr<host>> more_clients; ///< add_client(): slots after the client's
   network net;
-  std::vector<network::slot> slots; ///< brokers, then the client
+  std::vector<network::slot> slots; ///< brokers, then the client, then more_clients
   caf::timespan now{0};
   std::multimap<caf::timespan, std::function<void()>> events; ///< scheduled faults
   std::vector<std::string> trace;
@@ -90,13 +91,19 @@ struct cluster::impl {
   }
 
   std::string name(size_t i) const { return "broker " + std::to_string(brokers[i].cfg.broker_id); }
-  std::string label(size_t i) const { return i == cluster::client_host ? std::string{"client"} : name(i); }
+  std::string label(size_t i) const {
+    if (i == cluster::client_host)
+      return "client";
+    return i < brokers.size() ? name(i) : "client " + std::to_string(i - brokers.size() + 1);
+  }
 
   void sync_slots() {
-    slots.resize(brokers.size() + 1);
+    slots.resize(brokers.size() + 1 + more_clients.size());
     for (size_t i = 0; i < brokers.size(); ++i)
       slots[i] = network::slot{brokers[i].h.get(), brokers[i].generation};
-    slots.back() = network::slot{client.get(), 1};
+    slots[brokers.size()] = network::slot{client.get(), 1};
+    for (size_t k = 0; k < more_clients.size(); ++k)
+      slots[brokers.size() + 1 + k] = network::slot{more_clients[k].get(), 1};
   }
 
   void start(size_t i) {
@@ -262,6 +269,8 @@ struct cluster::impl {
       if (b.h)
         out.push_back(b.h.get());
     out.push_back(client.get());
+    for (auto& h : more_clients)
+      out.push_back(h.get());
     return out;
   }
 
@@ -346,6 +355,9 @@ struct cluster::impl {
       client->abandon_actors();
       client.reset();
     }
+    for (auto& h : more_clients)
+      h->abandon_actors();
+    more_clients.clear();
     for (auto& b : brokers) {
       std::error_code ec;
       std::filesystem::remove_all(b.log_dir, ec);
@@ -417,6 +429,26 @@ broker_handle cluster::broker(size_t i) {
 
 caf::actor_system& cluster::client() { return impl_->client->system(); }
 
+size_t cluster::add_client() {
+  auto& s = *impl_;
+  auto k = s.more_clients.size() + 2; // the first client host is 10.0.1.1
+  if (k > 254)
+    throw std::invalid_argument("sim: at most 253 extra client hosts");
+  s.more_clients.push_back(
+    std::make_unique<host>("client " + std::to_string(k), "10.0.1." + std::to_string(k), true));
+  s.note("client " + std::to_string(k) + " up at 10.0.1." + std::to_string(k));
+  return s.brokers.size() + s.more_clients.size();
+}
+
+caf::actor_system& cluster::client(size_t host) {
+  auto& s = *impl_;
+  if (host == client_host)
+    return s.client->system();
+  if (host <= s.brokers.size() || host > s.brokers.size() + s.more_clients.size())
+    throw std::out_of_range("sim: no client host " + std::to_string(host));
+  return s.more_clients[host - s.brokers.size() - 1]->system();
+}
+
 std::string cluster::bootstrap() const {
   std::string out;
   for (auto& b : impl_->brokers)
@@ -466,11 +498,14 @@ void cluster::expire_session(size_t i) {
 
 namespace {
 
-size_t slot_of(size_t i, size_t brokers) {
+// Host indexes: brokers 0..brokers-1, client_host, then add_client()'s brokers+1, ...
+// The slots are brokers, the client, then the added clients: the same numbers.
+size_t slot_of(size_t i, size_t brokers, size_t more_clients) {
   if (i == cluster::client_host)
     return brokers;
-  if (i >= brokers)
-    throw std::out_of_range("sim: no broker " + std::to_string(i) + " (there are " + std::to_string(brokers) + ")");
+  if (i >= brokers && (i == brokers || i > brokers + more_clients))
+    throw std::out_of_range("sim: no host " + std::to_string(i) + " (there are " + std::to_string(brokers)
+                            + " brokers and " + std::to_string(more_clients) + " added client hosts)");
   return i;
 }
 
@@ -478,13 +513,15 @@ size_t slot_of(size_t i, size_t brokers) {
 
 void cluster::cut(size_t from, size_t to) {
   auto& s = *impl_;
-  s.net.cut(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.net.cut(slot_of(from, s.brokers.size(), s.more_clients.size()),
+            slot_of(to, s.brokers.size(), s.more_clients.size()));
   s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
 }
 
 void cluster::heal(size_t from, size_t to) {
   auto& s = *impl_;
-  s.net.heal(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.net.heal(slot_of(from, s.brokers.size(), s.more_clients.size()),
+             slot_of(to, s.brokers.size(), s.more_clients.size()));
   s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
 }
 
