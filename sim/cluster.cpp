@@ -82,8 +82,9 @@ struct cluster::impl {
   std::shared_ptr<cafka::cluster::embedded_store> store = std::make_shared<cafka::cluster::embedded_store>();
   std::vector<broker_slot> brokers;
   std::unique_ptr<host> client;
+  std::vector<std::unique_ptr<host>> more_clients; ///< add_client(): slots after the client's
   network net;
-  std::vector<network::slot> slots; ///< brokers, then the client
+  std::vector<network::slot> slots; ///< brokers, then the client, then more_clients
   caf::timespan now{0};
   std::multimap<caf::timespan, std::function<void()>> events; ///< scheduled faults
   std::vector<std::string> trace;
@@ -106,7 +107,7 @@ struct cluster::impl {
       return "client";
     if (i == cluster::coordinator_host)
       return "coordinator";
-    return name(i);
+    return i < brokers.size() ? name(i) : "client " + std::to_string(i - brokers.size() + 1);
   }
 
   void require_broker(size_t i, const char* what) const {
@@ -116,10 +117,12 @@ struct cluster::impl {
   }
 
   void sync_slots() {
-    slots.resize(brokers.size() + 1);
+    slots.resize(brokers.size() + 1 + more_clients.size());
     for (size_t i = 0; i < brokers.size(); ++i)
       slots[i] = network::slot{brokers[i].h.get(), brokers[i].generation};
-    slots.back() = network::slot{client.get(), 1};
+    slots[brokers.size()] = network::slot{client.get(), 1};
+    for (size_t k = 0; k < more_clients.size(); ++k)
+      slots[brokers.size() + 1 + k] = network::slot{more_clients[k].get(), 1};
   }
 
   void start(size_t i) {
@@ -378,6 +381,8 @@ struct cluster::impl {
       if (b.h && !b.paused) // a paused host neither runs nor sees its clock move
         out.push_back(b.h.get());
     out.push_back(client.get());
+    for (auto& h : more_clients)
+      out.push_back(h.get());
     return out;
   }
 
@@ -466,6 +471,9 @@ struct cluster::impl {
       client->abandon_actors();
       client.reset();
     }
+    for (auto& h : more_clients)
+      h->abandon_actors();
+    more_clients.clear();
     for (auto& b : brokers) {
       std::error_code ec;
       std::filesystem::remove_all(b.log_dir, ec);
@@ -537,6 +545,26 @@ broker_handle cluster::broker(size_t i) {
 
 caf::actor_system& cluster::client() { return impl_->client->system(); }
 
+size_t cluster::add_client() {
+  auto& s = *impl_;
+  auto k = s.more_clients.size() + 2; // the first client host is 10.0.1.1
+  if (k > 254)
+    throw std::invalid_argument("sim: at most 253 extra client hosts");
+  s.more_clients.push_back(
+    std::make_unique<host>("client " + std::to_string(k), "10.0.1." + std::to_string(k), true));
+  s.note("client " + std::to_string(k) + " up at 10.0.1." + std::to_string(k));
+  return s.brokers.size() + s.more_clients.size();
+}
+
+caf::actor_system& cluster::client(size_t host) {
+  auto& s = *impl_;
+  if (host == client_host)
+    return s.client->system();
+  if (host <= s.brokers.size() || host > s.brokers.size() + s.more_clients.size())
+    throw std::out_of_range("sim: no client host " + std::to_string(host));
+  return s.more_clients[host - s.brokers.size() - 1]->system();
+}
+
 std::string cluster::bootstrap() const {
   std::string out;
   for (auto& b : impl_->brokers)
@@ -589,13 +617,18 @@ void cluster::expire_session(size_t i) {
 
 namespace {
 
-size_t slot_of(size_t i, size_t brokers) {
+// Host indexes: brokers 0..brokers-1, client_host, then add_client()'s brokers+1, ...
+// The slots are brokers, the client, then the added clients: the same numbers.
+size_t slot_of(size_t i, size_t brokers, size_t more_clients) {
   if (i == cluster::client_host)
     return brokers;
-  if (i >= brokers)
-    throw std::out_of_range("sim: no broker " + std::to_string(i) + " (there are " + std::to_string(brokers) + ")");
+  if (i >= brokers && (i == brokers || i > brokers + more_clients))
+    throw std::out_of_range("sim: no host " + std::to_string(i) + " (there are " + std::to_string(brokers)
+                            + " brokers and " + std::to_string(more_clients) + " added client hosts)");
   return i;
 }
+
+size_t slot_in(const cluster::impl& s, size_t i) { return slot_of(i, s.brokers.size(), s.more_clients.size()); }
 
 } // namespace
 
@@ -607,13 +640,13 @@ void cluster::cut(size_t from, size_t to) {
     auto i = from == coordinator_host ? to : from;
     if (i == client_host)
       throw std::invalid_argument("sim: the client has no coordinator session to cut");
-    auto& b = s.brokers.at(slot_of(i, s.brokers.size()));
+    auto& b = s.brokers.at(slot_in(s, i));
     (from == coordinator_host ? b.coordinator_cut_from : b.coordinator_cut_to) = true;
     s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
     s.update_silence(i);
     return;
   }
-  s.net.cut(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.net.cut(slot_in(s, from), slot_in(s, to));
   s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
 }
 
@@ -625,13 +658,13 @@ void cluster::heal(size_t from, size_t to) {
     auto i = from == coordinator_host ? to : from;
     if (i == client_host)
       throw std::invalid_argument("sim: the client has no coordinator session to heal");
-    auto& b = s.brokers.at(slot_of(i, s.brokers.size()));
+    auto& b = s.brokers.at(slot_in(s, i));
     (from == coordinator_host ? b.coordinator_cut_from : b.coordinator_cut_to) = false;
     s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
     s.update_silence(i);
     return;
   }
-  s.net.heal(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()));
+  s.net.heal(slot_in(s, from), slot_in(s, to));
   s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
 }
 
@@ -643,7 +676,10 @@ void cluster::isolate(size_t i) {
       cut(i, j);
       cut(j, i);
     }
-  for (auto other : {client_host, coordinator_host}) {
+  std::vector<size_t> others{client_host, coordinator_host};
+  for (size_t k = 1; k <= impl_->more_clients.size(); ++k)
+    others.push_back(impl_->brokers.size() + k);
+  for (auto other : others) {
     cut(i, other);
     cut(other, i);
   }
@@ -657,7 +693,10 @@ void cluster::rejoin(size_t i) {
       heal(i, j);
       heal(j, i);
     }
-  for (auto other : {client_host, coordinator_host}) {
+  std::vector<size_t> others{client_host, coordinator_host};
+  for (size_t k = 1; k <= impl_->more_clients.size(); ++k)
+    others.push_back(impl_->brokers.size() + k);
+  for (auto other : others) {
     heal(i, other);
     heal(other, i);
   }
@@ -670,7 +709,7 @@ void cluster::delay(size_t from, size_t to, std::chrono::milliseconds min, std::
   if (min.count() < 0 || min > max)
     throw std::invalid_argument("sim: delay needs 0 <= min <= max, not " + std::to_string(min.count()) + " ms .. "
                                 + std::to_string(max.count()) + " ms");
-  s.net.delay(slot_of(from, s.brokers.size()), slot_of(to, s.brokers.size()), min, max);
+  s.net.delay(slot_in(s, from), slot_in(s, to), min, max);
   if (max.count() == 0)
     s.note("link " + s.label(from) + " -> " + s.label(to) + " no longer delayed");
   else
@@ -682,8 +721,8 @@ size_t cluster::drop(size_t from, size_t to) {
   auto& s = *impl_;
   if (from == coordinator_host || to == coordinator_host)
     throw std::invalid_argument("sim: the coordinator link cannot be dropped (cut it instead)");
-  auto a = slot_of(from, s.brokers.size());
-  auto b = slot_of(to, s.brokers.size());
+  auto a = slot_in(s, from);
+  auto b = slot_in(s, to);
   if (a == b)
     throw std::invalid_argument("sim: drop of a host's link to itself");
   s.sync_slots();

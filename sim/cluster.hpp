@@ -104,6 +104,12 @@ public:
   broker_handle broker(size_t i);
   /// The client host's actor system (cafka's client library types registered).
   caf::actor_system& client();
+  /// Adds one more client host (address 10.0.1.2, 10.0.1.3, ...), so that clients can be
+  /// cut off from the brokers one at a time; returns its host index (size() + 1, + 2, ...)
+  /// for client(host), cut() and heal().
+  size_t add_client();
+  /// A client host's actor system: client_host (the first one) or an index from add_client().
+  caf::actor_system& client(size_t host);
   /// "host:port" of every broker's node actor, for producer_config::bootstrap_servers.
   std::string bootstrap() const;
 
@@ -135,8 +141,8 @@ public:
   /// heal it reconnects (or, after an expiry, the node's new session connects and the
   /// broker registers again).
   static constexpr size_t coordinator_host = static_cast<size_t>(-2);
-  /// Cuts one direction of the link between two hosts (broker indexes, client_host or
-  /// coordinator_host): what `from` sends to `to` waits until heal(from, to), then flows
+  /// Cuts one direction of the link between two hosts (broker indexes, client_host, an
+  /// add_client() index or coordinator_host): what `from` sends to `to` waits until heal(from, to), then flows
   /// on; connections stay open, as TCP's do over a short outage.
   void cut(size_t from, size_t to);
   void heal(size_t from, size_t to);

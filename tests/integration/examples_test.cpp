@@ -39,6 +39,7 @@ const std::string word_count_bin = CAFKA_BINARY_DIR "/bin/cafka-example-word-cou
 const std::string replay_bin = CAFKA_BINARY_DIR "/bin/cafka-example-replay";
 const std::string at_least_once_bin = CAFKA_BINARY_DIR "/bin/cafka-example-at-least-once";
 const std::string at_most_once_bin = CAFKA_BINARY_DIR "/bin/cafka-example-at-most-once";
+const std::string simulated_cluster_bin = CAFKA_BINARY_DIR "/bin/cafka-example-simulated-cluster";
 
 using test::child;
 using test::lines;
@@ -257,6 +258,23 @@ BOOST_FIXTURE_TEST_CASE(at_most_once_resumes_after_its_commits, group_fixture) {
   res = run({at_most_once_bin, group_bootstrap, "--topic=amo", "--from-beginning", "--exit-after=10"});
   BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
   BOOST_TEST((printed_values(res.out) == once_each(second)), res.out);
+}
+
+// The simulated-cluster example needs no server: it runs a whole 3-node cluster inside its
+// own process (cafka::sim) and checks its consumer itself; exit code 0 means every record
+// was counted exactly once through the crash and the cut.
+BOOST_AUTO_TEST_CASE(the_simulated_cluster_example_checks_a_consumer_through_a_crash_and_a_cut) {
+  for (std::string seed : {"1", "2"}) {
+    auto res = run({simulated_cluster_bin, "--seed=" + seed}, 120s);
+    BOOST_REQUIRE_MESSAGE(res.code == 0, res.out << res.err);
+    BOOST_TEST(res.out.find("ok (seed " + seed + ")") != std::string::npos, res.out);
+    BOOST_TEST(res.out.find("broker 2 crashed (process)") != std::string::npos, res.out);
+    BOOST_TEST(res.out.find("link client -> broker 3 cut") != std::string::npos, res.out);
+    BOOST_TEST(res.out.find("k0: 12") != std::string::npos, res.out); // 60 records over 5 keys
+  }
+  auto bad = run({simulated_cluster_bin, "--seed=x"});
+  BOOST_TEST(bad.code == 2);
+  BOOST_TEST(bad.err.find("bad argument '--seed=x'") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
