@@ -30,4 +30,21 @@ caf::expected<Result> ask(cluster& c, caf::actor_system& sys, const Dest& dest, 
   return out;
 }
 
+/// ask() of broker i's node actor, repeated until it is not an error (at most 50 times, 100 ms
+/// of simulated time apart): a view names a partition's leader before that broker has opened
+/// the partition (on its I/O worker), and until then it answers NOT_LEADER_OR_FOLLOWER, as to
+/// any client.
+template <class Result, class... Args>
+caf::expected<Result> ask_until_served(cluster& c, size_t i, Args... args) {
+  caf::expected<Result> r{caf::error{}};
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    auto b = c.broker(i);
+    r = ask<Result>(c, *b.system, b.n->actor, std::chrono::seconds(10), args...);
+    if (r)
+      break;
+    c.advance(std::chrono::milliseconds(100));
+  }
+  return r;
+}
+
 } // namespace cafka::sim

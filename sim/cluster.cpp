@@ -632,41 +632,37 @@ size_t slot_in(const cluster::impl& s, size_t i) { return slot_of(i, s.brokers.s
 
 } // namespace
 
-void cluster::cut(size_t from, size_t to) {
-  auto& s = *impl_;
-  if (from == coordinator_host || to == coordinator_host) {
+namespace {
+
+// cut (down = true) or heal one direction of a link; the coordinator's links are a broker's
+// session, the others the simulated network's.
+void set_link(cluster::impl& s, size_t from, size_t to, bool down) {
+  const char* verb = down ? "cut" : "heal";
+  auto what = "link " + s.label(from) + " -> " + s.label(to) + (down ? " cut" : " healed");
+  if (from == cluster::coordinator_host || to == cluster::coordinator_host) {
     if (from == to)
-      throw std::invalid_argument("sim: cut of the coordinator from itself");
-    auto i = from == coordinator_host ? to : from;
-    if (i == client_host)
-      throw std::invalid_argument("sim: the client has no coordinator session to cut");
+      throw std::invalid_argument(std::string{"sim: "} + verb + " of the coordinator from itself");
+    auto i = from == cluster::coordinator_host ? to : from;
+    if (i == cluster::client_host)
+      throw std::invalid_argument(std::string{"sim: the client has no coordinator session to "} + verb);
     auto& b = s.brokers.at(slot_in(s, i));
-    (from == coordinator_host ? b.coordinator_cut_from : b.coordinator_cut_to) = true;
-    s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
+    (from == cluster::coordinator_host ? b.coordinator_cut_from : b.coordinator_cut_to) = down;
+    s.note(what);
     s.update_silence(i);
     return;
   }
-  s.net.cut(slot_in(s, from), slot_in(s, to));
-  s.note("link " + s.label(from) + " -> " + s.label(to) + " cut");
+  if (down)
+    s.net.cut(slot_in(s, from), slot_in(s, to));
+  else
+    s.net.heal(slot_in(s, from), slot_in(s, to));
+  s.note(what);
 }
 
-void cluster::heal(size_t from, size_t to) {
-  auto& s = *impl_;
-  if (from == coordinator_host || to == coordinator_host) {
-    if (from == to)
-      throw std::invalid_argument("sim: heal of the coordinator from itself");
-    auto i = from == coordinator_host ? to : from;
-    if (i == client_host)
-      throw std::invalid_argument("sim: the client has no coordinator session to heal");
-    auto& b = s.brokers.at(slot_in(s, i));
-    (from == coordinator_host ? b.coordinator_cut_from : b.coordinator_cut_to) = false;
-    s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
-    s.update_silence(i);
-    return;
-  }
-  s.net.heal(slot_in(s, from), slot_in(s, to));
-  s.note("link " + s.label(from) + " -> " + s.label(to) + " healed");
-}
+} // namespace
+
+void cluster::cut(size_t from, size_t to) { set_link(*impl_, from, to, true); }
+
+void cluster::heal(size_t from, size_t to) { set_link(*impl_, from, to, false); }
 
 void cluster::isolate(size_t i) {
   impl_->require_broker(i, "isolate");

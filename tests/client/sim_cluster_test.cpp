@@ -81,22 +81,6 @@ std::vector<int32_t> view_leaders(sim::cluster& c, size_t i, const std::string& 
   return out;
 }
 
-// Asks until the answer is not an error (at most 50 times, 100 ms of simulated time
-// apart): a view names a partition's leader before that broker has opened the partition
-// (on its I/O worker), and until then it answers NOT_LEADER_OR_FOLLOWER, as to any client.
-template <class Result, class... Args>
-caf::expected<Result> ask_until_served(sim::cluster& c, size_t i, Args... args) {
-  caf::expected<Result> r{caf::error{}};
-  for (int attempt = 0; attempt < 50; ++attempt) {
-    auto b = c.broker(i);
-    r = sim::ask<Result>(c, *b.system, b.n->actor, 10s, args...);
-    if (r)
-      break;
-    c.advance(100ms);
-  }
-  return r;
-}
-
 bool all_led(const std::vector<int32_t>& ls) {
   return !ls.empty() && std::none_of(ls.begin(), ls.end(), [](int32_t l) { return l < 0; });
 }
@@ -254,7 +238,7 @@ BOOST_AUTO_TEST_CASE(the_controller_moves_when_it_crashes_and_the_broker_comes_b
     if (placed[size_t(p)] != old)
       continue;
     auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
-    auto r = ask_until_served<produce_result>(c, idx, produce_atom_v, topic_partition{"t", p},
+    auto r = sim::ask_until_served<produce_result>(c, idx, produce_atom_v, topic_partition{"t", p},
                                               produce_request{1, batch});
     BOOST_REQUIRE_MESSAGE(r, client_test::why(r));
     ++produced;
@@ -287,7 +271,7 @@ BOOST_AUTO_TEST_CASE(the_controller_moves_when_it_crashes_and_the_broker_comes_b
   for (int32_t p = 0; p < 3; ++p) {
     if (placed[size_t(p)] != old)
       continue;
-    auto end = ask_until_served<offset_answer>(c, idx, list_offsets_atom_v, topic_partition{"t", p}, latest_timestamp);
+    auto end = sim::ask_until_served<offset_answer>(c, idx, list_offsets_atom_v, topic_partition{"t", p}, latest_timestamp);
     BOOST_REQUIRE_MESSAGE(end, client_test::why(end));
     BOOST_TEST(end->offset == 1);
   }
@@ -452,7 +436,7 @@ static void crash_keeps(sim::crash_mode mode, bool flush_each, int64_t expected_
   BOOST_REQUIRE(it != placed.end());
   auto p = static_cast<int32_t>(it - placed.begin());
   auto batch = protocol::build_batch({{std::string("k"), std::string("v"), {}, 1000}});
-  auto r = ask_until_served<produce_result>(c, 0, produce_atom_v, topic_partition{"durable", p},
+  auto r = sim::ask_until_served<produce_result>(c, 0, produce_atom_v, topic_partition{"durable", p},
                                             produce_request{1, batch});
   BOOST_REQUIRE_MESSAGE(r, client_test::why(r));
   c.advance(100ms); // the fsync (on the I/O worker) completes meanwhile
@@ -461,7 +445,7 @@ static void crash_keeps(sim::crash_mode mode, bool flush_each, int64_t expected_
   c.restart(0);
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && view_leaders(c, 1, "durable") == placed; }, 60s),
                         dump(c));
-  auto end = ask_until_served<offset_answer>(c, 0, list_offsets_atom_v, topic_partition{"durable", p},
+  auto end = sim::ask_until_served<offset_answer>(c, 0, list_offsets_atom_v, topic_partition{"durable", p},
                                              latest_timestamp);
   BOOST_REQUIRE_MESSAGE(end, client_test::why(end));
   BOOST_TEST(end->offset == expected_end, "log end " << end->offset << "\n" << dump(c));
@@ -520,7 +504,7 @@ BOOST_AUTO_TEST_CASE(a_cut_direction_holds_bytes_until_the_heal) {
   auto first = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r0"));
   BOOST_REQUIRE_MESSAGE(first, client_test::why(first) << "\n" << dump(c));
   auto log_end = [&] {
-    auto end = ask_until_served<offset_answer>(c, leader, list_offsets_atom_v, topic_partition{"cut", p},
+    auto end = sim::ask_until_served<offset_answer>(c, leader, list_offsets_atom_v, topic_partition{"cut", p},
                                                latest_timestamp);
     BOOST_REQUIRE_MESSAGE(end, client_test::why(end));
     return end->offset;

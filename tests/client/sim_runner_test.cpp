@@ -111,20 +111,6 @@ bool recovered(sim::cluster& c, const sim::scenario_plan& plan) {
   return true;
 }
 
-// As in sim_cluster_test: a leader named in a view may not have opened its partition yet.
-template <class Result, class... Args>
-caf::expected<Result> ask_until_served(sim::cluster& c, size_t i, Args... args) {
-  caf::expected<Result> r{caf::error{}};
-  for (int attempt = 0; attempt < 50; ++attempt) {
-    auto b = c.broker(i);
-    r = sim::ask<Result>(c, *b.system, b.n->actor, 10s, args...);
-    if (r)
-      break;
-    c.advance(100ms);
-  }
-  return r;
-}
-
 // What the senders learnt; shared with the runner (everything runs on its thread).
 struct send_log {
   std::vector<sim::acked_record> acked;
@@ -281,7 +267,7 @@ run_result run_plan(const sim::scenario_plan& plan) {
   for (auto& t : plan.topics) {
     auto leaders = leaders_view(t.name);
     for (int32_t p = 0; p < t.partitions; ++p) {
-      auto end = ask_until_served<offset_answer>(c, size_t(leaders[size_t(p)] - 1), list_offsets_atom_v,
+      auto end = sim::ask_until_served<offset_answer>(c, size_t(leaders[size_t(p)] - 1), list_offsets_atom_v,
                                                  topic_partition{t.name, p}, latest_timestamp);
       if (!end)
         return finish("read back: log end of " + t.name + "/" + std::to_string(p) + ": " + client_test::why(end));
