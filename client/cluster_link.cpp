@@ -250,4 +250,10 @@ cluster_link_actor spawn_cluster_link(caf::actor_system& sys, node_actor node, l
   return sys.spawn(cluster_link, std::move(node), std::move(opts));
 }
 
+cluster_link_actor spawn_owned_cluster_link(caf::local_actor* owner, node_actor node, link_options opts) {
+  auto link = spawn_cluster_link(owner->system(), std::move(node), std::move(opts));
+  owner->attach_functor([link](const caf::error&) { caf::anon_send_exit(link, caf::exit_reason::user_shutdown); });
+  return link;
+}
+
 } // namespace cafka::client

@@ -46,4 +46,8 @@ using cluster_link_actor = node_link_actor::extend<
 /// bootstrap link).
 cluster_link_actor spawn_cluster_link(caf::actor_system& sys, node_actor node, link_options opts);
 
+/// spawn_cluster_link in the system of `owner`, stopped when `owner` terminates (the link
+/// of a producer, subscription or group member).
+cluster_link_actor spawn_owned_cluster_link(caf::local_actor* owner, node_actor node, link_options opts);
+
 } // namespace cafka::client

@@ -730,9 +730,7 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
   lo.request_timeout = st.cfg.request_timeout;
   lo.connect_timeout = st.cfg.connect_timeout;
   lo.reconnect_backoff = st.cfg.retry_backoff;
-  st.link = spawn_cluster_link(self->system(), std::move(node), std::move(lo));
-  auto link = st.link;
-  self->attach_functor([link](const caf::error&) { caf::anon_send_exit(link, caf::exit_reason::user_shutdown); });
+  st.link = spawn_owned_cluster_link(self, std::move(node), std::move(lo));
   self->set_down_handler([=](caf::down_msg& dm) {
     auto& st = self->state;
     for (auto& [name, ts] : st.topics)

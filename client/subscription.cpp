@@ -297,9 +297,7 @@ subscription::behavior_type fetcher(self_ptr self, node_actor node, caf::actor c
     else
       bad_bootstrap = eps.error();
   }
-  st.link = spawn_cluster_link(self->system(), std::move(node), std::move(lo));
-  auto link = st.link;
-  self->attach_functor([link](const caf::error&) { caf::anon_send_exit(link, caf::exit_reason::user_shutdown); });
+  st.link = spawn_owned_cluster_link(self, std::move(node), std::move(lo));
   self->monitor(st.consumer);
   self->set_down_handler([=](caf::down_msg& dm) {
     auto& st = self->state;
