@@ -1,7 +1,7 @@
 // The invariant checks of a randomized simulation run (invariants.hpp).
 #include "sim/invariants.hpp"
 
-#include <set>
+#include <algorithm>
 #include <sstream>
 
 namespace cafka::sim {
@@ -29,6 +29,41 @@ void check_read(const partition_key& tp, const partition_read& r, std::vector<st
   if (expected != r.log_end)
     out.push_back(name(tp) + ": read offsets 0.." + std::to_string(expected - 1) + " but the log end offset is " +
                   std::to_string(r.log_end));
+}
+
+// The "no record skipped by a group" check (see invariants.hpp).
+void check_deliveries(const run_observations& obs, std::vector<std::string>& out) {
+  std::map<std::pair<std::string, partition_key>, std::set<int64_t>> delivered; // (group, tp) -> offsets
+  for (auto& d : obs.deliveries) {
+    partition_key tp{d.topic, d.partition};
+    if (obs.lossy.count(tp))
+      continue;
+    delivered[{d.group, tp}].insert(d.offset);
+    auto it = obs.reads.find(tp);
+    if (it == obs.reads.end())
+      continue; // reported for the commits or the reads
+    auto& recs = it->second.records;
+    if (d.offset >= 0 && d.offset < int64_t(recs.size()) && recs[size_t(d.offset)].offset == d.offset &&
+        recs[size_t(d.offset)].value != d.value)
+      out.push_back("group " + d.group + " got " + name(tp) + "@" + std::to_string(d.offset) + " " + show(d.value) +
+                    " but the log holds " + show(recs[size_t(d.offset)].value));
+  }
+  for (auto& c : obs.commits) {
+    partition_key tp{c.topic, c.partition};
+    if (obs.lossy.count(tp))
+      continue;
+    auto read = obs.reads.find(tp);
+    if (read == obs.reads.end())
+      continue; // reported as an unknown partition
+    auto& got = delivered[{c.group, tp}];
+    // Beyond the log end is reported by itself; below it, every offset must have come.
+    for (int64_t o = 0; o < std::min(c.offset, read->second.log_end); ++o)
+      if (!got.count(o)) {
+        out.push_back("group " + c.group + " committed " + name(tp) + "@" + std::to_string(c.offset) +
+                      " but no member got offset " + std::to_string(o));
+        break;
+      }
+  }
 }
 
 } // namespace
@@ -72,9 +107,11 @@ std::vector<std::string> check_invariants(const run_observations& obs) {
     auto it = obs.reads.find(tp);
     if (it == obs.reads.end())
       out.push_back(what + ": unknown partition");
-    else if (c.offset > it->second.log_end)
+    else if (c.offset > it->second.log_end && !obs.lossy.count(tp))
       out.push_back(what + ": beyond the log end offset " + std::to_string(it->second.log_end));
   }
+
+  check_deliveries(obs, out);
 
   std::map<int64_t, std::map<int32_t, std::string>> by_epoch; // epoch -> controller -> first sighting
   for (auto& s : obs.controllers)

@@ -9,11 +9,21 @@
 // - each partition read from offset 0 to its log end has dense, increasing offsets
 //   (0, 1, 2, ...) and ends at the log end offset;
 // - no committed offset beyond its partition's log end (nor for an unknown partition);
+// - no record skipped by a group: every offset below a group's committed offset was
+//   delivered to one of its members at least once (at-least-once; redelivery is allowed),
+//   and what a member got at an offset is what the log holds there.
+// Partitions that a machine crash may have cut back (`lossy`) are exempt from both group
+// checks: their offsets may have been given to other records since, and a commit made
+// before the crash may lie beyond the shorter log (a member that then fetches gets
+// OFFSET_OUT_OF_RANGE and resets, but cafka's member commits only what it consumed, so
+// the old commit stays until the group consumes past it — Kafka's consumer would commit
+// the reset position).
 // - at most one controller per controller epoch.
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +62,15 @@ struct committed_offset {
   int64_t offset = 0; ///< the next offset to read
 };
 
+/// A record a group member's consumer actor got.
+struct delivered_record {
+  std::string group;
+  std::string topic;
+  int32_t partition = 0;
+  int64_t offset = 0;
+  std::optional<std::string> value;
+};
+
 /// "Broker X saw controller C in epoch E" (a view, or a trace line).
 struct controller_sighting {
   int64_t epoch = 0;
@@ -63,6 +82,8 @@ struct run_observations {
   std::vector<acked_record> acked;
   std::map<partition_key, partition_read> reads;
   std::vector<committed_offset> commits;
+  std::vector<delivered_record> deliveries;
+  std::set<partition_key> lossy; ///< may have lost acknowledged records (see above)
   std::vector<controller_sighting> controllers;
 };
 

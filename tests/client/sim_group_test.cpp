@@ -25,18 +25,16 @@
 
 #include <caf/all.hpp>
 
-#include "actors/errors.hpp"
-#include "actors/group_actor.hpp"
 #include "actors/node_actor.hpp"
-#include "client/group_consumer.hpp"
-#include "client/node_link.hpp"
 #include "client/producer_actor.hpp"
 #include "fixtures.hpp"
 #include "sim/ask.hpp"
 #include "sim/cluster.hpp"
+#include "sim_members.hpp"
 
 using namespace cafka;
 using namespace std::chrono_literals;
+using client_test::dump;
 
 namespace {
 
@@ -45,87 +43,9 @@ constexpr int per_round = 3; // records per partition and round
 const std::string topic = "orders";
 const std::string group = "billing";
 
-std::string dump(const sim::cluster& c) {
-  std::string out;
-  for (auto& line : c.trace())
-    out += line + "\n";
-  return out;
-}
-
-// What one member's consumer saw. Everything in the simulation runs on the test's thread,
-// so the test reads it directly (between and inside run_until).
-struct member_log {
-  std::vector<client::partitions_assigned> assigned;
-  std::vector<topic_partition> current; ///< assigned and not revoked
-  size_t revocations = 0;
-  std::map<int32_t, std::vector<int64_t>> offsets; ///< per partition, in arrival order
-  std::multiset<std::string> values;
-  std::vector<client::consumer_error> errors;
-
-  int32_t generation() const { return assigned.empty() ? -1 : assigned.back().generation; }
-};
-
-// An ordinary consumer actor, as an application would write it for production.
-caf::behavior recording_consumer(caf::event_based_actor*, std::shared_ptr<member_log> log) {
-  return {
-    [=](client::partitions_assigned& a) {
-      log->current = a.partitions;
-      log->assigned.push_back(a);
-    },
-    [=](client::partitions_revoked&) {
-      log->current.clear();
-      ++log->revocations;
-    },
-    [=](client::consumer_records& recs) {
-      for (auto& r : client::records(recs)) {
-        log->offsets[recs.tp.partition].push_back(r.offset);
-        log->values.insert(r.value.value_or(""));
-      }
-    },
-    [=](client::consumer_error& e) { log->errors.push_back(e); },
-  };
-}
-
-struct member {
-  size_t host = 0;
-  std::shared_ptr<member_log> log = std::make_shared<member_log>();
-  client::node_link_actor link;
-  caf::actor consumer;
-  caf::actor actor; ///< the group member
-};
-
-// A member of `group` in client host `host`: a node link to the brokers, the consumer
-// actor, join_group.
-member start_member(sim::cluster& c, size_t host) {
-  member m;
-  m.host = host;
-  auto& sys = c.client(host);
-  client::link_options lo;
-  for (size_t i = 0; i < c.size(); ++i)
-    lo.endpoints.push_back(client::endpoint{c.broker(i).address, c.broker(i).caf_port});
-  m.link = client::spawn_node_link(sys, node_actor{}, lo);
-  auto node = sim::ask<node_actor>(c, sys, m.link, 30s, caf::get_atom_v);
-  BOOST_REQUIRE_MESSAGE(node, "node link: " << client_test::why(node) << "\n" << dump(c));
-  m.consumer = sys.spawn(recording_consumer, m.log);
-  client::group_options o;
-  o.group_id = group;
-  o.topics = {topic};
-  o.session_timeout = 2s;
-  o.heartbeat_interval = 200ms;
-  o.max_poll_interval = 5s;
-  o.auto_offset_reset = client::offset_reset::earliest;
-  o.auto_commit_interval = 200ms;
-  o.fetch.max_wait = 100ms;
-  o.fetch.request_timeout = 3s;
-  o.fetch.retry_timeout = 300s; // a cut member's fetchers must not give up
-  o.fetch.bootstrap = c.bootstrap();
-  m.actor = client::join_group(sys, *node, m.consumer, o);
-  return m;
-}
-
 // Both members hold a share (same generation, at least `min_generation`), together every
 // partition once.
-bool balanced(const member& a, const member& b, int32_t min_generation) {
+bool balanced(const client_test::sim_member& a, const client_test::sim_member& b, int32_t min_generation) {
   std::multiset<int32_t> seen;
   for (auto* m : {&a, &b}) {
     if (m->log->current.empty() || m->log->generation() < min_generation)
@@ -161,34 +81,11 @@ std::set<std::string> produce_round(sim::cluster& c, const client::producer_acto
   return values;
 }
 
-// The group's committed offsets per partition, asked from its coordinator (whichever
-// broker answers group_coordinator_atom rather than NOT_COORDINATOR).
-std::map<int32_t, int64_t> committed(sim::cluster& c) {
-  std::map<int32_t, int64_t> out;
-  for (size_t i = 0; i < c.size(); ++i) {
-    auto b = c.broker(i);
-    if (!b.up)
-      continue;
-    auto g = sim::ask<group_actor>(c, *b.system, b.n->actor, 10s, group_coordinator_atom_v, group);
-    if (!g)
-      continue;
-    auto found = sim::ask<std::vector<group_offset>>(c, *b.system, *g, 10s, fetch_offsets_atom_v,
-                                                     group_offset_query{true, {}});
-    if (!found)
-      continue;
-    for (auto& o : *found)
-      if (o.tp.topic == topic)
-        out[o.tp.partition] = o.offset;
-    return out;
-  }
-  return out;
-}
-
 // Waits (bounded: 100 polls, 200 ms of simulated time apart) until every partition's
 // committed offset is `end`.
 bool committed_reaches(sim::cluster& c, int64_t end, std::map<int32_t, int64_t>& last) {
   for (int attempt = 0; attempt < 100; ++attempt) {
-    last = committed(c);
+    last = client_test::sim_committed(c, group, topic);
     bool all = last.size() == size_t(partitions);
     for (auto& [p, off] : last)
       all = all && off == end;
@@ -249,13 +146,13 @@ BOOST_AUTO_TEST_CASE(a_group_rebalances_when_a_members_node_is_cut_off) {
   auto prod = client::spawn_producer(c.client(), pc);
 
   // 1. Two members, one per client host; 2/2; every record read and committed.
-  auto a = start_member(c, sim::cluster::client_host);
-  auto b = start_member(c, c.add_client());
+  auto a = client_test::start_sim_member(c, sim::cluster::client_host, group, topic);
+  auto b = client_test::start_sim_member(c, c.add_client(), group, topic);
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return balanced(a, b, 0); }, 60s), dump(c));
   auto first_generation = a.log->generation();
   c.note("test: members balanced at generation " + std::to_string(first_generation));
   std::set<std::string> produced = produce_round(c, prod, 0);
-  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return a.log->values.size() + b.log->values.size() >= produced.size(); },
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return a.log->records.size() + b.log->records.size() >= produced.size(); },
                                     60s),
                         dump(c));
   std::map<int32_t, int64_t> offsets;
@@ -286,9 +183,9 @@ BOOST_AUTO_TEST_CASE(a_group_rebalances_when_a_members_node_is_cut_off) {
   BOOST_REQUIRE_MESSAGE(c.run_until(
                           [&] {
                             for (auto& tp : b_partitions)
-                              if (a.log->offsets[tp.partition].size() < size_t(per_round))
+                              if (a.log->offsets(tp.partition).size() < size_t(per_round))
                                 return false;
-                            return a.log->values.size() + b.log->values.size() >= produced.size();
+                            return a.log->records.size() + b.log->records.size() >= produced.size();
                           },
                           60s),
                         dump(c));
@@ -296,7 +193,7 @@ BOOST_AUTO_TEST_CASE(a_group_rebalances_when_a_members_node_is_cut_off) {
     std::vector<int64_t> expected;
     for (int i = 0; i < per_round; ++i)
       expected.push_back(per_round + i);
-    BOOST_TEST(a.log->offsets[tp.partition] == expected, "A read partition " << tp.partition << " from its commit");
+    BOOST_TEST(a.log->offsets(tp.partition) == expected, "A read partition " << tp.partition << " from its commit");
   }
   BOOST_REQUIRE_MESSAGE(committed_reaches(c, 2 * per_round, offsets), "committed:" << show(offsets) << "\n"
                                                                                    << dump(c));
@@ -314,27 +211,26 @@ BOOST_AUTO_TEST_CASE(a_group_rebalances_when_a_members_node_is_cut_off) {
   c.note("test: balanced again at generation " + std::to_string(a.log->generation()));
   auto round2 = produce_round(c, prod, 2);
   produced.insert(round2.begin(), round2.end());
-  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return a.log->values.size() + b.log->values.size() >= produced.size(); },
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return a.log->records.size() + b.log->records.size() >= produced.size(); },
                                     60s),
                         dump(c));
   BOOST_REQUIRE_MESSAGE(committed_reaches(c, 3 * per_round, offsets), "committed:" << show(offsets) << "\n"
                                                                                    << dump(c));
-  BOOST_TEST(!b.log->values.empty());
+  BOOST_TEST(!b.log->records.empty());
 
   // 4. Every record read exactly once (commits were complete before each change of hands).
-  std::multiset<std::string> read = a.log->values;
-  read.insert(b.log->values.begin(), b.log->values.end());
+  std::multiset<std::string> read;
+  for (auto* m : {&a, &b})
+    for (auto& r : m->log->records)
+      read.insert(r.value.value_or(""));
   BOOST_TEST(read.size() == produced.size());
   for (auto& v : produced)
     BOOST_TEST(read.count(v) == 1u, v << " read " << read.count(v) << " times");
   BOOST_TEST(a.log->errors.empty());
   BOOST_TEST(b.log->errors.empty());
 
-  for (auto* m : {&a, &b}) {
-    caf::anon_send_exit(m->actor, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(m->consumer, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(m->link, caf::exit_reason::user_shutdown);
-  }
+  a.stop();
+  b.stop();
   caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
   c.advance(100ms);
 }

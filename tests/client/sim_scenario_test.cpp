@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "sim/invariants.hpp"
 #include "sim/scenario.hpp"
@@ -25,6 +26,7 @@ sim::run_observations clean() {
   o.reads[{"t", 0}] = sim::partition_read{3, {{0, "k0", "a"}, {1, "k1", "b"}, {2, "k2", "c"}}};
   o.reads[{"t", 1}] = sim::partition_read{0, {}};
   o.commits = {{"g", "t", 0, 3}, {"g", "t", 1, 0}};
+  o.deliveries = {{"g", "t", 0, 0, "a"}, {"g", "t", 0, 1, "b"}, {"g", "t", 0, 1, "b"}, {"g", "t", 0, 2, "c"}};
   o.controllers = {{1, 1, "x"}, {1, 1, "y"}, {2, 3, "z"}};
   return o;
 }
@@ -35,7 +37,8 @@ BOOST_AUTO_TEST_SUITE(sim_scenario)
 
 BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
   std::map<int, int> broker_counts;
-  bool some_faults = false, some_machine = false, some_expiry = false, some_flush = false;
+  bool some_faults = false, some_machine = false, some_expiry = false, some_flush = false, some_groups = false;
+  std::set<sim::fault_kind> kinds;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     auto plan = sim::make_plan(seed);
     BOOST_TEST(sim::to_text(plan) == sim::to_text(sim::make_plan(seed)));
@@ -55,13 +58,40 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
       BOOST_REQUIRE(t != plan.topics.end());
       BOOST_TEST(s.partition < t->partitions);
     }
-    // Every crash is followed by a restart of that broker before its next fault; a
-    // machine crash comes with flush-every-message.
+    BOOST_TEST(plan.groups.size() <= 2u);
+    BOOST_TEST(std::is_sorted(plan.members.begin(), plan.members.end(),
+                              [](auto& a, auto& b) { return a.join_at_ms < b.join_at_ms; }));
+    for (auto& m : plan.members) {
+      BOOST_REQUIRE(m.group < int(plan.groups.size()));
+      some_groups = true;
+    }
+    for (auto& g : plan.groups)
+      BOOST_TEST(std::any_of(plan.topics.begin(), plan.topics.end(), [&](auto& t) { return t.name == g.topic; }));
+    BOOST_TEST(std::is_sorted(plan.faults.begin(), plan.faults.end(),
+                              [](auto& a, auto& b) { return a.at_ms < b.at_ms; }));
+    // Every crash is followed by a restart of that broker before its next fault, every
+    // cut by its heal, every delay by its removal; a broker is up when it is paused or
+    // its session expires; peers are valid and never the broker itself.
     std::vector<char> down(size_t(plan.brokers), 0);
+    std::map<std::string, int> open_links; // cut or delayed, by description
     for (auto& f : plan.faults) {
+      kinds.insert(f.kind);
+      some_faults = true;
+      if (f.kind == sim::fault_kind::cut_member || f.kind == sim::fault_kind::heal_member) {
+        BOOST_REQUIRE(f.member < int(plan.members.size()));
+        open_links["member " + std::to_string(f.member)] += f.kind == sim::fault_kind::cut_member ? 1 : -1;
+        continue;
+      }
       BOOST_REQUIRE(f.broker >= 0);
       BOOST_REQUIRE(f.broker < plan.brokers);
-      some_faults = true;
+      bool link_fault = f.kind == sim::fault_kind::cut || f.kind == sim::fault_kind::heal ||
+                        f.kind == sim::fault_kind::delay || f.kind == sim::fault_kind::undelay ||
+                        f.kind == sim::fault_kind::drop;
+      if (link_fault && f.peer.kind == sim::scenario_peer::broker)
+        BOOST_TEST((f.peer.index >= 0 && f.peer.index < plan.brokers && f.peer.index != f.broker));
+      if (f.peer.kind == sim::scenario_peer::member)
+        BOOST_TEST((f.peer.index >= 0 && f.peer.index < int(plan.members.size())));
+      auto link = std::to_string(f.broker) + " " + sim::to_string(f.peer) + " " + std::to_string(int(f.direction));
       auto& d = down[size_t(f.broker)];
       switch (f.kind) {
         case sim::fault_kind::crash_machine:
@@ -80,15 +110,46 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
           some_expiry = true;
           BOOST_TEST(!d);
           break;
+        case sim::fault_kind::pause:
+          BOOST_TEST(!d);
+          BOOST_TEST(f.pause_ms > 0);
+          break;
+        case sim::fault_kind::cut:
+          ++open_links["cut " + link];
+          break;
+        case sim::fault_kind::heal:
+          --open_links["cut " + link];
+          break;
+        case sim::fault_kind::delay:
+          BOOST_TEST(f.delay_min_ms >= 0);
+          BOOST_TEST(f.delay_min_ms <= f.delay_max_ms);
+          BOOST_TEST(f.peer.kind != sim::scenario_peer::coordinator); // cut only
+          ++open_links["delay " + link];
+          break;
+        case sim::fault_kind::undelay:
+          --open_links["delay " + link];
+          break;
+        case sim::fault_kind::drop:
+          BOOST_TEST(f.peer.kind != sim::scenario_peer::coordinator);
+          break;
+        case sim::fault_kind::cut_member:
+        case sim::fault_kind::heal_member:
+          break;
       }
+      for (auto& [what, n] : open_links)
+        BOOST_TEST((n == 0 || n == 1), "seed " << seed << ": " << what << " twice");
     }
     BOOST_TEST(std::none_of(down.begin(), down.end(), [](char b) { return b != 0; }), "seed " << seed << " ends with a broker down");
+    for (auto& [what, n] : open_links)
+      BOOST_TEST(n == 0, "seed " << seed << " ends with " << what << " not undone");
   }
   BOOST_TEST(broker_counts.size() == 3u);
   BOOST_TEST(some_faults);
   BOOST_TEST(some_machine);
   BOOST_TEST(some_expiry);
   BOOST_TEST(some_flush);
+  BOOST_TEST(some_groups);
+  BOOST_TEST(kinds.size() == 12u, "fault kinds drawn: " << kinds.size());
   BOOST_TEST(sim::to_text(sim::make_plan(1)) != sim::to_text(sim::make_plan(2)));
 }
 
@@ -109,6 +170,8 @@ BOOST_AUTO_TEST_CASE(a_lost_acknowledged_record_is_reported) {
 BOOST_AUTO_TEST_CASE(a_record_that_may_be_lost_is_not_checked) {
   auto o = clean();
   o.reads[{"t", 0}] = sim::partition_read{3, {{0, "k0", "a"}, {1, "k1", "b"}, {2, "k9", "later"}}};
+  o.deliveries.clear(); // the group checks have their own cases
+  o.commits.clear();
   o.acked[2].may_be_lost = true;
   BOOST_TEST(sim::check_invariants(o).empty());
   o.acked[2].may_be_lost = false;
@@ -118,6 +181,8 @@ BOOST_AUTO_TEST_CASE(a_record_that_may_be_lost_is_not_checked) {
 BOOST_AUTO_TEST_CASE(another_record_at_an_acknowledged_offset_is_reported) {
   auto o = clean();
   o.reads[{"t", 0}].records[1].value = "x";
+  o.deliveries.clear(); // the group checks have their own cases
+  o.commits.clear();
   auto v = sim::check_invariants(o);
   BOOST_TEST(v.size() == 1u);
   BOOST_TEST(mentions(v, "t/0@1 \"b\": offset holds key \"k1\" value \"x\""));
@@ -157,6 +222,30 @@ BOOST_AUTO_TEST_CASE(a_commit_beyond_the_log_end_is_reported) {
   BOOST_TEST(v.size() == 2u);
   BOOST_TEST(mentions(v, "group g committed t/0@4: beyond the log end offset 3"));
   BOOST_TEST(mentions(v, "group h committed nope/0@0: unknown partition"));
+  o.lossy.insert({"t", 0}); // a machine crash may have cut the log back
+  BOOST_TEST(sim::check_invariants(o).size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(an_offset_a_group_skipped_is_reported) {
+  auto o = clean();
+  o.deliveries.erase(o.deliveries.begin() + 1, o.deliveries.begin() + 3); // nobody got t/0@1
+  auto v = sim::check_invariants(o);
+  BOOST_TEST(v.size() == 1u);
+  BOOST_TEST(mentions(v, "group g committed t/0@3 but no member got offset 1"));
+  // Another group's deliveries do not count for g.
+  o.deliveries.push_back({"h", "t", 0, 1, "b"});
+  BOOST_TEST(mentions(sim::check_invariants(o), "group g committed t/0@3 but no member got offset 1"));
+  // A partition a machine crash may have cut back is not checked.
+  o.lossy.insert({"t", 0});
+  BOOST_TEST(sim::check_invariants(o).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_delivery_unlike_the_log_is_reported) {
+  auto o = clean();
+  o.deliveries.push_back({"g", "t", 0, 2, "x"});
+  auto v = sim::check_invariants(o);
+  BOOST_TEST(v.size() == 1u);
+  BOOST_TEST(mentions(v, "group g got t/0@2 \"x\" but the log holds \"c\""));
 }
 
 BOOST_AUTO_TEST_CASE(two_controllers_in_one_epoch_are_reported) {

@@ -1,0 +1,122 @@
+// Consumer-group members in a simulated cluster (sim_members.hpp).
+#include "sim_members.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <caf/all.hpp>
+
+#include "actors/group_actor.hpp"
+#include "actors/node_actor.hpp"
+#include "client/group_consumer.hpp"
+#include "fixtures.hpp"
+#include "sim/ask.hpp"
+
+using namespace cafka;
+using namespace std::chrono_literals;
+
+namespace client_test {
+
+namespace {
+
+// An ordinary consumer actor, as an application would write it for production.
+caf::behavior recording_consumer(caf::event_based_actor*, std::shared_ptr<member_log> log) {
+  return {
+    [=](client::partitions_assigned& a) {
+      log->current = a.partitions;
+      log->assigned.push_back(a);
+    },
+    [=](client::partitions_revoked&) {
+      log->current.clear();
+      ++log->revocations;
+    },
+    [=](client::consumer_records& recs) {
+      for (auto& r : client::records(recs))
+        log->records.push_back({recs.tp, r.offset, r.value});
+    },
+    [=](client::consumer_error& e) { log->errors.push_back(e); },
+  };
+}
+
+} // namespace
+
+std::vector<int64_t> member_log::offsets(int32_t partition) const {
+  std::vector<int64_t> out;
+  for (auto& r : records)
+    if (r.tp.partition == partition)
+      out.push_back(r.offset);
+  return out;
+}
+
+void sim_member::stop() const {
+  for (auto& a : {*actor, consumer, starter, caf::actor_cast<caf::actor>(link)})
+    if (a)
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+}
+
+sim_member start_sim_member(sim::cluster& c, size_t host, const std::string& group, const std::string& topic) {
+  sim_member m;
+  m.host = host;
+  auto& sys = c.client(host);
+  client::link_options lo;
+  for (size_t i = 0; i < c.size(); ++i)
+    lo.endpoints.push_back(client::endpoint{c.broker(i).address, c.broker(i).caf_port});
+  m.link = client::spawn_node_link(sys, node_actor{}, lo);
+  m.consumer = sys.spawn(recording_consumer, m.log);
+  client::group_options o;
+  o.group_id = group;
+  o.topics = {topic};
+  o.session_timeout = 2s;
+  o.heartbeat_interval = 200ms;
+  o.max_poll_interval = 5s;
+  o.auto_offset_reset = client::offset_reset::earliest;
+  o.auto_commit_interval = 200ms;
+  o.fetch.max_wait = 100ms;
+  o.fetch.request_timeout = 3s;
+  o.fetch.retry_timeout = 300s; // a cut member's fetchers must not give up
+  o.fetch.bootstrap = c.bootstrap();
+  m.starter = sys.spawn([link = m.link, consumer = m.consumer, slot = m.actor, o](caf::event_based_actor* self) {
+    self->send(self, caf::get_atom_v);
+    return caf::behavior{
+      [=](caf::get_atom) {
+        self->request(link, caf::infinite, caf::get_atom_v)
+          .then(
+            [=](node_actor node) {
+              *slot = client::join_group(self->system(), node, consumer, o);
+              self->quit();
+            },
+            [=](caf::error&) { self->delayed_send(self, 1s, caf::get_atom_v); });
+      },
+    };
+  });
+  return m;
+}
+
+std::map<int32_t, int64_t> sim_committed(sim::cluster& c, const std::string& group, const std::string& topic) {
+  std::map<int32_t, int64_t> out;
+  for (size_t i = 0; i < c.size(); ++i) {
+    auto b = c.broker(i);
+    if (!b.up)
+      continue;
+    auto g = sim::ask<group_actor>(c, *b.system, b.n->actor, 10s, group_coordinator_atom_v, group);
+    if (!g)
+      continue;
+    auto found = sim::ask<std::vector<group_offset>>(c, *b.system, *g, 10s, fetch_offsets_atom_v,
+                                                     group_offset_query{true, {}});
+    if (!found)
+      continue;
+    for (auto& o : *found)
+      if (o.tp.topic == topic)
+        out[o.tp.partition] = o.offset;
+    return out;
+  }
+  return out;
+}
+
+std::string dump(const sim::cluster& c) {
+  std::string out;
+  for (auto& line : c.trace())
+    out += line + "\n";
+  return out;
+}
+
+} // namespace client_test

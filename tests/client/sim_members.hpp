@@ -1,0 +1,70 @@
+#pragma once
+// Consumer-group members in a simulated cluster, shared by the group scenario
+// (sim_group_test.cpp) and the randomized runner (sim_runner.cpp): cafka's production
+// member (client/group_consumer.hpp, join_group) with a small consumer actor that records
+// what it gets, in a client host of the simulation; and the group's committed offsets
+// asked from its coordinator. Everything runs on the test's thread (sim::cluster is
+// single-threaded), so tests read a member_log directly.
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <caf/actor.hpp>
+
+#include "client/consumer_records.hpp"
+#include "client/group_messages.hpp"
+#include "client/node_link.hpp"
+#include "sim/cluster.hpp"
+
+namespace client_test {
+
+/// What one member's consumer actor saw.
+struct member_log {
+  struct record {
+    cafka::topic_partition tp;
+    int64_t offset = 0;
+    std::optional<std::string> value;
+  };
+  std::vector<cafka::client::partitions_assigned> assigned;
+  std::vector<cafka::topic_partition> current; ///< assigned and not revoked
+  size_t revocations = 0;
+  std::vector<record> records; ///< every record, in arrival order
+  std::vector<cafka::client::consumer_error> errors;
+
+  int32_t generation() const { return assigned.empty() ? -1 : assigned.back().generation; }
+  /// The offsets got from `partition`, in arrival order.
+  std::vector<int64_t> offsets(int32_t partition) const;
+};
+
+struct sim_member {
+  size_t host = 0;
+  std::shared_ptr<member_log> log = std::make_shared<member_log>();
+  cafka::client::node_link_actor link;
+  caf::actor consumer;
+  caf::actor starter; ///< asks the link for a node (again after a failure), then joins
+  std::shared_ptr<caf::actor> actor = std::make_shared<caf::actor>(); ///< the group member, once joined
+
+  /// Stops the member (or its start), its consumer and its link.
+  void stop() const;
+};
+
+/// A member of `group` reading `topic`, in client host `host` (sim::cluster::client_host or
+/// an add_client() index): a node link to every broker, the recording consumer, and —
+/// once the link has a node, asked again every second until it has — join_group with
+/// short simulated-time timings (session 2 s, heartbeat 200 ms, auto commit every 200 ms,
+/// requests 3 s, fetchers that never give up). Does not run the cluster: the member starts
+/// as the world runs, so it may be started in the middle of faults.
+sim_member start_sim_member(cafka::sim::cluster& c, size_t host, const std::string& group, const std::string& topic);
+
+/// The group's committed offsets of `topic` per partition, asked from its coordinator
+/// (whichever running broker answers group_coordinator_atom); empty if none answered.
+std::map<int32_t, int64_t> sim_committed(cafka::sim::cluster& c, const std::string& group, const std::string& topic);
+
+/// The trace, one line each.
+std::string dump(const cafka::sim::cluster& c);
+
+} // namespace client_test
