@@ -250,6 +250,11 @@ void open_log_async(self_ptr self, const topic_partition& tp) {
     .then(
       [=] {
         self->state.opening.erase(tp);
+        if (auto& r = (*opened)->recovery(); r.truncated_bytes > 0 || r.deleted_segments > 0)
+          log_line("broker %d: %s-%d repaired at open: %llu torn or corrupt byte(s) cut, %zu segment(s) after them "
+                   "removed, log end %lld",
+                   my_id(self), tp.topic.c_str(), tp.partition, static_cast<unsigned long long>(r.truncated_bytes),
+                   r.deleted_segments, static_cast<long long>((*opened)->log_end_offset()));
         self->state.ctx.storage->partitions[tp] = node_storage::open_partition{*opened, dir};
         settle(self, tp);
       },

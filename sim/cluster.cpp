@@ -21,6 +21,7 @@
 #include "cluster/embedded_store.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
+#include "sim/power_loss.hpp"
 #include "storage/partition_log.hpp"
 #include "storage/topic_partition.hpp"
 
@@ -264,9 +265,11 @@ struct cluster::impl {
     b.h->scheduler().run();
   }
 
-  // A power loss: every log of the node is cut back to what was fsynced (its recovery
-  // point). The node's actors are dead, so nothing else touches the logs meanwhile.
-  void lose_unflushed(size_t i) {
+  // A power loss: every log of the node keeps what was fsynced (below its recovery point)
+  // and a seed-drawn prefix of the rest, which may end inside a batch (sim/power_loss.hpp).
+  // The node's actors are dead, so nothing else touches the logs meanwhile. Returns the
+  // torn tails to write once the logs are closed.
+  std::vector<torn_tail> lose_unflushed(size_t i) {
     auto& n = *brokers[i].n;
     std::vector<std::pair<std::string, std::shared_ptr<storage::partition_log>>> logs;
     for (auto& [tp, open] : n.storage->partitions)
@@ -274,15 +277,22 @@ struct cluster::impl {
     if (n.offsets)
       for (auto& [tp, log] : n.offsets->logs())
         logs.emplace_back(storage::partition_dir_name(tp), log);
+    std::vector<torn_tail> tails;
     for (auto& [name, log] : logs) {
-      if (!log || log->recovery_point() >= log->log_end_offset())
+      if (!log)
         continue;
-      auto lost = log->log_end_offset() - log->recovery_point();
-      if (auto st = log->truncate_to(log->recovery_point()); !st)
-        note(this->name(i) + ": cannot cut " + name + " back to its recovery point: " + st.error().message());
-      else
-        note(this->name(i) + ": " + name + " lost " + std::to_string(lost) + " unflushed record(s)");
+      // Half of the time nothing unflushed stays; else a uniform share of it.
+      auto keep = std::uniform_int_distribution<int>{0, 1}(rng) == 0 ? 0.0 : std::uniform_real_distribution<double>{0, 1}(rng);
+      auto tail = cut_unflushed(*log, keep);
+      if (!tail)
+        note(this->name(i) + ": cannot cut " + name + " back to its recovery point: " + tail.error().message());
+      else if (tail->lost_offsets > 0) {
+        note(this->name(i) + ": " + name + ": " + std::to_string(tail->lost_offsets) + " unflushed record(s), " +
+             std::to_string(tail->bytes.size()) + " of their bytes stay on disk");
+        tails.push_back(std::move(*tail));
+      }
     }
+    return tails;
   }
 
   void expire_zombie(size_t i) {
@@ -311,9 +321,13 @@ struct cluster::impl {
     net.drop_host(slots, i);
     auto session = b.n->coordinator;
     kill_node(b);
+    std::vector<torn_tail> tails;
     if (mode == crash_mode::machine)
-      lose_unflushed(i);
+      tails = lose_unflushed(i);
     b.n.reset(); // the last handles: logs and the log-dir lock close without a flush
+    for (auto& t : tails)
+      if (auto st = write_torn_tail(t); !st)
+        note(name(i) + ": cannot write the torn tail of " + t.segment_path + ": " + st.error().message());
     b.zombie = std::move(b.h);
     b.zombie_session = std::move(session);
     b.last_view.reset();
