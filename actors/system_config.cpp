@@ -23,8 +23,8 @@ void register_cafka_types(caf::actor_system_config& cfg) {
 void configure_actor_system(caf::actor_system_config& cfg) {
   cfg.load<caf::io::middleman>();
   register_cafka_types(cfg);
-  cfg.set("middleman.heartbeat-interval", caf::timespan{std::chrono::milliseconds(500)});
-  cfg.set("middleman.connection-timeout", caf::timespan{std::chrono::seconds(5)});
+  cfg.set("middleman.heartbeat-interval", caf::timespan{middleman_heartbeat_interval});
+  cfg.set("middleman.connection-timeout", caf::timespan{middleman_connection_timeout});
 }
 
 } // namespace cafka

@@ -1,9 +1,16 @@
 #pragma once
 // What every actor system that runs or talks to a cafka node needs.
 
+#include <chrono>
+
 #include <caf/fwd.hpp>
 
 namespace cafka {
+
+/// The middleman heartbeat configure_actor_system() turns on: a heartbeat every interval,
+/// and a connection that heard nothing for the timeout is closed (a hung or cut-off peer).
+constexpr std::chrono::milliseconds middleman_heartbeat_interval{500};
+constexpr std::chrono::milliseconds middleman_connection_timeout{5000};
 
 /// Loads CAF's middleman, registers cafka's message types and its "cafka" error
 /// category, and turns on the middleman heartbeat so that a hung peer is noticed.

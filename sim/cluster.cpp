@@ -89,6 +89,8 @@ struct cluster::impl {
   caf::timespan now{0};
   std::multimap<caf::timespan, std::function<void()>> events; ///< scheduled faults
   std::vector<std::string> trace;
+  std::map<std::pair<size_t, size_t>, uint64_t> cut_tokens; ///< network cuts (host indexes) being watched
+  uint64_t next_cut_token = 0;
   int32_t traced_controller = -1;
   int32_t traced_epoch = -1;
 
@@ -240,6 +242,69 @@ struct cluster::impl {
       update_silence(i); // the coordinator hears from it again before it runs
       s.h->advance(now - s.paused_at); // its clock catches up: late timers fire at once
     });
+    // Its peers hear no heartbeat from it: after the connection timeout they close
+    // their connections to it (it finds them closed when it resumes).
+    if (opts.connection_timeout.count() > 0 && d > opts.connection_timeout)
+      events.emplace(now + opts.connection_timeout, [this, i, token] {
+        auto& s = brokers[i];
+        if (!s.paused || s.pause_token != token)
+          return;
+        size_t n = 0;
+        for (auto other : hosts_but(i))
+          n += drop_between(i, other);
+        note(name(i) + " silent for the connection timeout: " + std::to_string(n) + " connection(s) closed");
+      });
+  }
+
+  // Every host index but i (brokers, the client hosts; not the coordinator).
+  std::vector<size_t> hosts_but(size_t i) const {
+    std::vector<size_t> out;
+    for (size_t j = 0; j < brokers.size(); ++j)
+      if (j != i)
+        out.push_back(j);
+    if (i != cluster::client_host)
+      out.push_back(cluster::client_host);
+    for (size_t k = 1; k <= more_clients.size(); ++k)
+      if (brokers.size() + k != i)
+        out.push_back(brokers.size() + k);
+    return out;
+  }
+
+  // Host indexes: brokers 0..brokers-1, client_host, then add_client()'s brokers+1, ...
+  // The slots are brokers, the client, then the added clients: the same numbers.
+  size_t slot_of(size_t i) const {
+    if (i == cluster::client_host)
+      return brokers.size();
+    if (i >= brokers.size() && (i == brokers.size() || i > brokers.size() + more_clients.size()))
+      throw std::out_of_range("sim: no host " + std::to_string(i) + " (there are " + std::to_string(brokers.size())
+                              + " brokers and " + std::to_string(more_clients.size()) + " added client hosts)");
+    return i;
+  }
+
+  // Closes every connection between hosts a and b at both ends (a TCP reset).
+  size_t drop_between(size_t a, size_t b) {
+    sync_slots();
+    return net.drop(slots, slot_of(a), slot_of(b));
+  }
+
+  // A cut of a -> b: while it lasts, every connection_timeout the connections between a
+  // and b are closed, as the middleman heartbeat would (one that opened during the cut
+  // may be closed sooner than the timeout: the check is periodic, not per connection).
+  void watch_cut(size_t a, size_t b) {
+    if (opts.connection_timeout.count() <= 0)
+      return;
+    auto token = cut_tokens[{a, b}] = ++next_cut_token;
+    events.emplace(now + opts.connection_timeout, [this, a, b, token] { close_cut(a, b, token); });
+  }
+
+  void close_cut(size_t a, size_t b, uint64_t token) {
+    auto it = cut_tokens.find({a, b});
+    if (it == cut_tokens.end() || it->second != token)
+      return; // healed (and perhaps cut again) since
+    if (auto n = drop_between(a, b); n > 0)
+      note("link " + label(a) + " -> " + label(b) + " cut for the connection timeout: " + std::to_string(n) +
+           " connection(s) closed");
+    events.emplace(now + opts.connection_timeout, [this, a, b, token] { close_cut(a, b, token); });
   }
 
   // Kills every actor of the node that the world knows of and lets them process it; the
@@ -631,18 +696,7 @@ void cluster::expire_session(size_t i) {
 
 namespace {
 
-// Host indexes: brokers 0..brokers-1, client_host, then add_client()'s brokers+1, ...
-// The slots are brokers, the client, then the added clients: the same numbers.
-size_t slot_of(size_t i, size_t brokers, size_t more_clients) {
-  if (i == cluster::client_host)
-    return brokers;
-  if (i >= brokers && (i == brokers || i > brokers + more_clients))
-    throw std::out_of_range("sim: no host " + std::to_string(i) + " (there are " + std::to_string(brokers)
-                            + " brokers and " + std::to_string(more_clients) + " added client hosts)");
-  return i;
-}
-
-size_t slot_in(const cluster::impl& s, size_t i) { return slot_of(i, s.brokers.size(), s.more_clients.size()); }
+size_t slot_in(const cluster::impl& s, size_t i) { return s.slot_of(i); }
 
 } // namespace
 
@@ -670,6 +724,10 @@ void set_link(cluster::impl& s, size_t from, size_t to, bool down) {
   else
     s.net.heal(slot_in(s, from), slot_in(s, to));
   s.note(what);
+  if (down)
+    s.watch_cut(from, to);
+  else
+    s.cut_tokens.erase({from, to});
 }
 
 } // namespace
@@ -681,14 +739,8 @@ void cluster::heal(size_t from, size_t to) { set_link(*impl_, from, to, false); 
 void cluster::isolate(size_t i) {
   impl_->require_broker(i, "isolate");
   impl_->note(impl_->name(i) + " isolated");
-  for (size_t j = 0; j < impl_->brokers.size(); ++j)
-    if (j != i) {
-      cut(i, j);
-      cut(j, i);
-    }
-  std::vector<size_t> others{client_host, coordinator_host};
-  for (size_t k = 1; k <= impl_->more_clients.size(); ++k)
-    others.push_back(impl_->brokers.size() + k);
+  auto others = impl_->hosts_but(i);
+  others.push_back(coordinator_host);
   for (auto other : others) {
     cut(i, other);
     cut(other, i);
@@ -698,14 +750,8 @@ void cluster::isolate(size_t i) {
 void cluster::rejoin(size_t i) {
   impl_->require_broker(i, "rejoin");
   impl_->note(impl_->name(i) + " rejoins");
-  for (size_t j = 0; j < impl_->brokers.size(); ++j)
-    if (j != i) {
-      heal(i, j);
-      heal(j, i);
-    }
-  std::vector<size_t> others{client_host, coordinator_host};
-  for (size_t k = 1; k <= impl_->more_clients.size(); ++k)
-    others.push_back(impl_->brokers.size() + k);
+  auto others = impl_->hosts_but(i);
+  others.push_back(coordinator_host);
   for (auto other : others) {
     heal(i, other);
     heal(other, i);

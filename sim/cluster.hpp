@@ -47,6 +47,7 @@
 #include <caf/fwd.hpp>
 
 #include "actors/node.hpp"
+#include "actors/system_config.hpp"
 #include "config/server_config.hpp"
 
 namespace cafka::sim {
@@ -66,6 +67,11 @@ struct options {
   /// Applied to each broker's configuration after the simulation's defaults (broker id,
   /// log dir, addresses, num.partitions=3, zookeeper.session.timeout.ms=6000).
   std::function<void(config::server_config&)> configure;
+  /// What the middleman heartbeat does in production (configure_actor_system: a
+  /// connection that heard nothing for this long is closed): a link cut for this long, or
+  /// a broker paused for this long, has its connections closed at both ends (and again
+  /// every timeout while the cut lasts). 0: never (a cut holds bytes until the heal).
+  std::chrono::milliseconds connection_timeout = middleman_connection_timeout;
 };
 
 /// What a test sees of one broker.
@@ -143,7 +149,9 @@ public:
   static constexpr size_t coordinator_host = static_cast<size_t>(-2);
   /// Cuts one direction of the link between two hosts (broker indexes, client_host, an
   /// add_client() index or coordinator_host): what `from` sends to `to` waits until heal(from, to), then flows
-  /// on; connections stay open, as TCP's do over a short outage.
+  /// on; connections stay open over a short outage, and are closed at both ends once the
+  /// cut lasts options::connection_timeout (the middleman heartbeat's verdict), and again
+  /// every timeout while it lasts.
   void cut(size_t from, size_t to);
   void heal(size_t from, size_t to);
 
@@ -165,8 +173,9 @@ public:
 
   /// A long GC pause of broker i: for `d` of simulated time it runs nothing and its clock
   /// stands still; then its clock catches up at once (every timer that fell due fires).
-  /// Its peers run on; bytes sent to it wait in its buffers; the coordinator hears nothing
-  /// from it (see coordinator_host). Throws std::logic_error if it is down or already
+  /// Its peers run on; bytes sent to it wait in its buffers (a pause longer than
+  /// options::connection_timeout closes its connections once that timeout passed); the
+  /// coordinator hears nothing from it (see coordinator_host). Throws std::logic_error if it is down or already
   /// paused, std::invalid_argument if d <= 0.
   void pause(size_t i, std::chrono::milliseconds d);
   /// True while broker i is paused.

@@ -18,7 +18,9 @@
 // - Each end of a connection has buffers of its own; pump() (part of wire()) moves what
 //   one end wrote to the other end's network buffer, unless that direction of the link
 //   between the two hosts is cut: then the bytes wait (as TCP retransmits) and flow on
-//   after the heal. A connection is not closed by a cut.
+//   after the heal. The network never closes a connection for a cut; the world
+//   (sim/cluster.cpp) closes them with drop() when a cut outlasts the middleman's
+//   connection timeout, as the heartbeat would.
 //
 // - delay(from, to, min, max): what one end writes in that direction is delivered after a
 //   delay drawn from the world's generator (the seed) between min and max, but never
@@ -31,7 +33,6 @@
 //
 // Hosts are identified by their slot in the world and a generation (bumped by every
 // restart), so that a restarted host is never wired to connections of its former life.
-// Not here yet: closing connections that stay cut longer than a TCP timeout.
 
 #include <cstddef>
 #include <cstdint>

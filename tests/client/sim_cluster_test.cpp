@@ -744,4 +744,56 @@ BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_trace_with_faults) {
   BOOST_TEST(one_controller_per_epoch(first, why), why);
 }
 
+// As the middleman heartbeat does in production (options::connection_timeout, 5 s): a
+// cut shorter than the timeout only holds bytes; a longer one, or a longer pause, closes
+// the connections; the producer connects again after the heal and its records are
+// appended in order. With connection_timeout 0 a long cut closes nothing.
+BOOST_AUTO_TEST_CASE(a_cut_longer_than_the_connection_timeout_closes_the_connections) {
+  for (auto timeout : {sim::options{}.connection_timeout, 0ms}) {
+    sim::options o{3, 31, {}};
+    o.connection_timeout = timeout;
+    sim::cluster c{o};
+    BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+    auto leader = static_cast<size_t>(make_topic(c, "cut", 1)[0] - 1);
+    auto& sys = c.client();
+    client::producer_config pc;
+    pc.bootstrap_servers = c.bootstrap();
+    pc.delivery_timeout = 120s;
+    auto prod = client::spawn_producer(sys, pc);
+    int64_t next = 0;
+    auto send = [&] {
+      auto v = "r" + std::to_string(next);
+      auto md = sim::ask<client::record_metadata>(
+        c, sys, prod, 130s, client::send_atom_v,
+        client::producer_record{"cut", std::nullopt, v, {}, int64_t{1'700'000'000'000}, 0});
+      BOOST_REQUIRE_MESSAGE(md, v << ": " << client_test::why(md) << "\n" << dump(c));
+      BOOST_TEST(md->offset == next);
+      ++next;
+    };
+    auto closed = [&] { return traced(c, "cut for the connection timeout") || traced(c, "silent for the connection timeout"); };
+    send();
+    c.cut(sim::cluster::client_host, leader);
+    c.advance(3s);
+    c.heal(sim::cluster::client_host, leader);
+    send();
+    BOOST_TEST(!closed(), "a 3 s cut closed a connection\n" << dump(c));
+    c.cut(sim::cluster::client_host, leader);
+    c.cut(leader, sim::cluster::client_host);
+    c.advance(12s);
+    c.heal(sim::cluster::client_host, leader);
+    c.heal(leader, sim::cluster::client_host);
+    send();
+    c.pause(leader, 8s);
+    c.advance(10s);
+    send();
+    BOOST_TEST(closed() == (timeout.count() > 0), "timeout " << timeout.count() << " ms\n" << dump(c));
+    if (timeout.count() > 0) {
+      BOOST_TEST(traced(c, "cut for the connection timeout: 1 connection(s) closed"));
+      BOOST_TEST(traced(c, " silent for the connection timeout: "));
+    }
+    caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+    c.advance(100ms);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
