@@ -160,11 +160,6 @@ std::shared_ptr<cluster::coordinator> open_renewing(std::function<std::shared_pt
 }
 
 // Closes every group (held joins and syncs are answered NOT_COORDINATOR) and waits for each.
-void close_groups(caf::scoped_actor& self, group_registry& groups) {
-  for (auto& g : groups.close())
-    self->request(g, std::chrono::seconds(10), caf::close_atom_v)
-      .receive([](bool) {}, [](caf::error& err) { log_line("closing a group: %s", describe(err).c_str()); });
-}
 
 } // namespace
 
@@ -274,42 +269,6 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                 int64_t{cfg.offsets_retention_minutes} * 60 * 1000, now_ms});
   worker_guard.started = true;
   return n;
-}
-
-status stop_node(caf::actor_system& sys, node& n) {
-  caf::scoped_actor self{sys};
-  for (auto& l : n.listeners) // no new requests from here on
-    caf::anon_send_exit(l.actor, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(n.cleaner, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(n.offsets_expirer, caf::exit_reason::user_shutdown);
-  if (n.groups)
-    close_groups(self, *n.groups);
-  bool stopped = false;
-  self->request(n.actor, std::chrono::seconds(60), shutdown_atom_v)
-    .receive([&](bool) { stopped = true; },
-             [&](caf::error& err) { log_line("shutdown: %s", describe(err).c_str()); });
-  // Let the I/O worker finish what is queued (checkpoint writes, deletions) first.
-  self->request(n.io_worker, caf::infinite, io_job{[] { return std::error_code{}; }})
-    .receive([] {}, [](caf::error&) {});
-  // The partition actors are gone: the logs are ours to close (flush, seal, marker).
-  status st;
-  if (n.offsets) { // the groups are closed: nothing commits any more
-    st = n.offsets->close();
-    // The logs as they are now (created on first commit, replaced by rewrites), so that
-    // the shutdown checkpoint covers them.
-    for (auto& [tp, log] : n.offsets->logs())
-      n.storage->internal_partitions[tp] = node_storage::open_partition{log, 0};
-  }
-  if (stopped) {
-    auto closed = close_node_storage(*n.storage);
-    if (st)
-      st = closed;
-  }
-  caf::anon_send_exit(n.io_worker, caf::exit_reason::user_shutdown);
-  // Here, not in some actor's destructor: closing a ZooKeeper session waits for the server.
-  if (n.coordinator)
-    n.coordinator->close();
-  return st;
 }
 
 } // namespace cafka

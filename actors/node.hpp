@@ -113,7 +113,19 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
 
 /// Shuts the node down in order and closes its storage (in cluster mode also its
 /// coordinator session, so that the others see it leave). Blocks the calling thread
-/// (which must not be a scheduler thread).
+/// (which must not be a scheduler thread). Both halves of it (actors/node_stop.cpp):
 status stop_node(caf::actor_system& sys, node& n);
+
+/// The asynchronous half, for a caller that cannot block (the simulation runs the actors
+/// itself): stops the listeners, cleaner and expirer at once and returns an actor that,
+/// sent shutdown_atom, closes the groups, shuts the node actor down (it closes the
+/// partitions) and drains the I/O worker, then answers true (false: the node actor did
+/// not answer; its storage must not be closed then).
+caf::actor spawn_node_stopper(caf::actor_system& sys, node& n);
+
+/// The blocking half, once the stopper answered `stopped`: closes the offset logs and
+/// the storage (flush, checkpoint, clean-shutdown marker), stops the I/O worker and
+/// closes the coordinator session.
+status finish_node_stop(node& n, bool stopped);
 
 } // namespace cafka

@@ -405,6 +405,45 @@ struct cluster::impl {
     });
   }
 
+  // A clean shutdown (cafka-server on SIGTERM): the node's stop sequence, driven by the
+  // world for at most `max` of simulated time, then its storage closes (flush, checkpoint,
+  // clean-shutdown marker) and its session is closed, so the others see it leave at once.
+  bool stop(size_t i, std::chrono::milliseconds max) {
+    auto& b = brokers[i];
+    if (!b.h)
+      throw std::logic_error("sim: stop of " + name(i) + ", which is down");
+    if (b.paused)
+      throw std::logic_error("sim: stop of " + name(i) + ", which is paused");
+    note(name(i) + " stopping");
+    auto answer = std::make_shared<std::optional<bool>>();
+    { // no handle of the host's actors may outlive the host
+      auto& sys = b.h->system();
+      auto stopper = spawn_node_stopper(sys, *b.n);
+      sys.spawn([stopper, answer](caf::event_based_actor* self) {
+        self->request(stopper, caf::infinite, shutdown_atom_v)
+          .then([=](bool ok) { *answer = ok; }, [=](caf::error&) { *answer = false; });
+      });
+    }
+    run_until([&] { return answer->has_value(); }, max);
+    auto closed = finish_node_stop(*b.n, answer->value_or(false));
+    bool clean = answer->value_or(false) && closed;
+    note(name(i) + (clean ? " stopped cleanly" : " stopped, but not cleanly: " +
+                                                   (closed ? std::string{"the node did not shut down in time"}
+                                                           : closed.error().message())));
+    b.paused = false;
+    b.silent = false;
+    ++b.silence_token;
+    sync_slots();
+    net.drop_host(slots, i); // the process exits: its connections close
+    kill_node(b);            // what is left (the partition actors are gone)
+    b.n.reset();
+    b.h->abandon_actors(); // its session is closed: nothing reaches its actors any more
+    b.h.reset();
+    b.last_view.reset();
+    sync_slots();
+    return clean;
+  }
+
   void restart(size_t i) {
     auto& b = brokers[i];
     if (b.h)
@@ -679,6 +718,8 @@ bool cluster::converged() const {
 }
 
 void cluster::crash(size_t i, crash_mode mode) { impl_->crash(i, mode); }
+
+bool cluster::stop(size_t i, std::chrono::milliseconds max_sim_time) { return impl_->stop(i, max_sim_time); }
 
 void cluster::restart(size_t i) { impl_->restart(i); }
 

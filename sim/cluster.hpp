@@ -132,7 +132,13 @@ public:
   /// stays until it expires after zookeeper.session.timeout.ms of simulated time. With
   /// crash_mode::machine its logs also lose what was not fsynced.
   void crash(size_t i, crash_mode mode = crash_mode::process);
-  /// Starts a crashed broker again with the same broker id, log dir and address. If its
+  /// Stops broker i cleanly, as cafka-server does on SIGTERM: its groups, partitions and
+  /// logs close in order (flushed, with a clean-shutdown mark, so the restart scans
+  /// nothing), and its coordinator session closes (the others see it leave at once). Runs
+  /// the world meanwhile, for at most `max_sim_time`. True if the storage closed cleanly.
+  /// restart(i) starts it again. Throws std::logic_error if it is down or paused.
+  bool stop(size_t i, std::chrono::milliseconds max_sim_time = std::chrono::milliseconds(120000));
+  /// Starts a crashed or stopped broker again with the same broker id, log dir and address. If its
   /// old session has not expired yet, it is expired first.
   void restart(size_t i);
   /// Expires broker i's coordinator session (the broker keeps running).

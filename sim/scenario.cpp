@@ -32,6 +32,8 @@ std::string to_string(fault_kind k) {
       return "crash (process)";
     case fault_kind::crash_machine:
       return "crash (machine)";
+    case fault_kind::stop:
+      return "stop (clean)";
     case fault_kind::restart:
       return "restart";
     case fault_kind::expire_session:
@@ -142,12 +144,12 @@ int64_t draw_broker_episode(draw& d, scenario_plan& plan, int b, int64_t start) 
     f.broker = b;
     plan.faults.push_back(f);
   };
-  if (kind < 40) { // a crash and its restart, sometimes after an expired session
+  if (kind < 40) { // a crash or a stop and the restart, sometimes a crash after an expired session
     if (kind >= 32) {
       add(fault_at(t, fault_kind::expire_session));
       t += d.between(100, 8000);
     }
-    auto mode = kind >= 20 && kind < 32 ? fault_kind::crash_machine : fault_kind::crash_process;
+    auto mode = kind < 8 ? fault_kind::stop : kind >= 20 && kind < 32 ? fault_kind::crash_machine : fault_kind::crash_process;
     if (mode == fault_kind::crash_machine)
       plan.flush_each_message = true; // decided by the caller
     add(fault_at(t, mode));

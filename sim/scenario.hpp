@@ -19,7 +19,7 @@
 //   survive. Not all plans flush each message because every fsync is a real one on the
 //   disk under /tmp: such plans run ~10x slower.
 // - Faults come in episodes, at most one per broker (or member host) at a time: a crash
-//   and its restart (after an expired session, sometimes), a plain session expiry (the
+//   or a clean stop and its restart (a crash after an expired session, sometimes), a plain session expiry (the
 //   broker keeps running and registers again), a cut of one link (one direction or both,
 //   to another broker, the coordinator, the producers' host or a member's host) and its
 //   heal, a delay on a link (both directions) and its removal, a dropped link (its
@@ -55,7 +55,8 @@ struct scenario_send {
 enum class fault_kind {
   crash_process,  ///< kill -9: what was written survives
   crash_machine,  ///< power loss: what was not fsynced is lost
-  restart,        ///< the crashed broker starts again
+  stop,           ///< a clean shutdown (SIGTERM)
+  restart,        ///< the crashed or stopped broker starts again
   expire_session, ///< the broker keeps running and registers again
   cut,            ///< the link between broker and peer, in `direction`
   heal,           ///< undoes the cut of the same broker, peer and direction

@@ -796,4 +796,52 @@ BOOST_AUTO_TEST_CASE(a_cut_longer_than_the_connection_timeout_closes_the_connect
   }
 }
 
+// A clean stop (as on SIGTERM): the broker's session closes, so the others drop it at
+// once (well within the 6 s session timeout); its unflushed records are flushed on the
+// way down, and the restart opens its logs without scanning them (clean-shutdown mark).
+BOOST_AUTO_TEST_CASE(a_stopped_broker_leaves_at_once_and_restarts_without_recovery) {
+  sim::cluster c{sim::options{3, 37, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto leader = static_cast<size_t>(make_topic(c, "stop", 1)[0] - 1);
+  auto id = c.broker(leader).id;
+  auto& sys = c.client();
+  client::producer_config pc;
+  pc.bootstrap_servers = c.bootstrap();
+  auto prod = client::spawn_producer(sys, pc);
+  for (int i = 0; i < 6; ++i) {
+    auto md = sim::ask<client::record_metadata>(
+      c, sys, prod, 30s, client::send_atom_v,
+      client::producer_record{"stop", std::nullopt, "r" + std::to_string(i), {}, int64_t{1'700'000'000'000}, 0});
+    BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
+  }
+  topic_partition tp{"stop", 0};
+  BOOST_TEST(c.broker(leader).n->storage->partitions.at(tp).log->recovery_point() < 6); // not fsynced yet
+
+  BOOST_TEST(c.stop(leader), dump(c));
+  BOOST_TEST(!c.broker(leader).up);
+  BOOST_TEST(traced(c, "stopped cleanly"));
+  BOOST_TEST(c.run_until([&] { return others_list(c, leader, id, false); }, 1s), dump(c));
+  BOOST_CHECK_THROW(c.stop(leader), std::logic_error);
+
+  c.restart(leader);
+  BOOST_REQUIRE_MESSAGE(c.run_until(
+                          [&] {
+                            auto b = c.broker(leader);
+                            return c.converged() && b.n->storage->partitions.count(tp) > 0;
+                          },
+                          60s),
+                        dump(c));
+  auto& log = *c.broker(leader).n->storage->partitions.at(tp).log;
+  BOOST_TEST(log.log_end_offset() == 6);
+  BOOST_TEST(log.recovery().recovered_segments == 0u, "the clean restart scanned " << log.recovery().recovered_segments
+                                                                                  << " segment(s)");
+  auto md = sim::ask<client::record_metadata>(
+    c, sys, prod, 60s, client::send_atom_v,
+    client::producer_record{"stop", std::nullopt, "r6", {}, int64_t{1'700'000'000'000}, 0});
+  BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
+  BOOST_TEST(md->offset == 6);
+  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+  c.advance(100ms);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -105,6 +105,9 @@ public:
         return c_.crash(b, sim::crash_mode::process);
       case sim::fault_kind::crash_machine:
         return c_.crash(b, sim::crash_mode::machine);
+      case sim::fault_kind::stop:
+        c_.stop(b);
+        return;
       case sim::fault_kind::restart:
         return c_.restart(b);
       case sim::fault_kind::expire_session:

@@ -99,6 +99,7 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
           some_flush = some_flush || plan.flush_each_message;
           [[fallthrough]];
         case sim::fault_kind::crash_process:
+        case sim::fault_kind::stop:
           BOOST_TEST(!d);
           d = 1;
           break;
@@ -149,7 +150,7 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
   BOOST_TEST(some_expiry);
   BOOST_TEST(some_flush);
   BOOST_TEST(some_groups);
-  BOOST_TEST(kinds.size() == 12u, "fault kinds drawn: " << kinds.size());
+  BOOST_TEST(kinds.size() == 13u, "fault kinds drawn: " << kinds.size());
   BOOST_TEST(sim::to_text(sim::make_plan(1)) != sim::to_text(sim::make_plan(2)));
 }
 
