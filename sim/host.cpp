@@ -72,7 +72,11 @@ bool host::step(std::mt19937_64& rng) {
           return true;
         break;
       case 2:
-        if (mpx.read_data())
+        // read_data() first runs every pending I/O runnable (test_multiplexer calls
+        // flush_runnables() before each read) and returns false if no bytes were read: work
+        // done (a middleman that wrote bytes) would count as idleness, and the world would
+        // jump to the next timer with those bytes unsent. So runnables go first here too.
+        if (mpx.try_exec_runnable() || mpx.read_data())
           return true;
         break;
       default:
