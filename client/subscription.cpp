@@ -1,5 +1,6 @@
 #include "client/subscription.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -59,13 +60,14 @@ void succeeded(self_ptr self) {
   self->state.failing_since.reset();
 }
 
-// A retriable failure: back off, then start over from fresh metadata.
-void retry_later(self_ptr self, const caf::error& err) {
+// A retriable failure: back off, then start over from fresh metadata; final once
+// failures lasted `limit` in a row.
+void retry_later(self_ptr self, const caf::error& err, std::chrono::milliseconds limit) {
   auto& st = self->state;
   auto now = self->clock().now();
   if (!st.failing_since)
     st.failing_since = now;
-  if (now - *st.failing_since >= st.opts.retry_timeout) {
+  if (now - *st.failing_since >= limit) {
     fail(self, err);
     return;
   }
@@ -94,7 +96,7 @@ void on_error(self_ptr self, const caf::error& err) {
     }
   }
   if (is_retriable(err))
-    retry_later(self, err);
+    retry_later(self, err, st.opts.retry_timeout);
   else
     fail(self, err);
 }
@@ -126,11 +128,18 @@ void get_metadata(self_ptr self) {
           if (t.name == st.tp.topic)
             topic = &t;
         auto name = st.tp.topic + "-" + std::to_string(st.tp.partition);
+        auto unknown = [&](const std::string& what) {
+          retry_later(self, caf::make_error(kafka_error::unknown_topic_or_partition, what),
+                      std::min(st.opts.unknown_topic_timeout, st.opts.retry_timeout));
+        };
         if (!topic) {
-          fail(self, caf::make_error(kafka_error::unknown_topic_or_partition, "no metadata for " + name));
+          unknown("no metadata for " + name);
           return;
         }
-        if (auto e = from_wire(topic->error); e != kafka_error::none) {
+        if (auto e = from_wire(topic->error); e == kafka_error::unknown_topic_or_partition) {
+          unknown("topic '" + st.tp.topic + "'");
+          return;
+        } else if (e != kafka_error::none) {
           on_error(self, caf::make_error(e, "topic '" + st.tp.topic + "'"));
           return;
         }
@@ -139,7 +148,7 @@ void get_metadata(self_ptr self) {
           if (p.partition == st.tp.partition)
             pm = &p;
         if (!pm) {
-          fail(self, caf::make_error(kafka_error::unknown_topic_or_partition, "no partition " + name));
+          unknown("no partition " + name);
           return;
         }
         if (pm->error != 0 || !pm->actor) {
@@ -313,8 +322,9 @@ subscription::behavior_type fetcher(self_ptr self, node_actor node, caf::actor c
       // The connection to the partition is gone: answers to what is out never come.
       ++st.epoch;
       st.busy = busy_with::nothing;
-      retry_later(self, dm.reason ? dm.reason
-                                  : caf::make_error(kafka_error::network_exception, "partition actor lost"));
+      retry_later(self,
+                  dm.reason ? dm.reason : caf::make_error(kafka_error::network_exception, "partition actor lost"),
+                  st.opts.retry_timeout);
     }
   });
   if (bad_bootstrap)

@@ -70,6 +70,11 @@ struct fetch_options {
   backoff_policy retry_backoff{std::chrono::milliseconds(100), std::chrono::milliseconds(2000)};
   /// Retriable errors for this long in a row are final.
   std::chrono::milliseconds retry_timeout{60000};
+  /// A topic or partition the metadata does not list is asked for again (in a cluster it
+  /// may just have been created through a broker whose view is ahead of this one's, as
+  /// Kafka's consumer also retries it) for this long in a row (at most retry_timeout);
+  /// then UNKNOWN_TOPIC_OR_PARTITION is final.
+  std::chrono::milliseconds unknown_topic_timeout{5000};
   /// Where to reconnect ("host:port[,...]"); empty: where `node`'s connection goes.
   std::string bootstrap;
 };

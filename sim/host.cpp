@@ -1,5 +1,8 @@
 #include "sim/host.hpp"
 
+#include <cstdio>
+#include <vector>
+
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 #include <caf/io/network/test_multiplexer.hpp>
@@ -47,10 +50,30 @@ struct host::impl {
       start(sched.clock().current_time) {}
 };
 
-host::host(std::string name, std::string address, bool client)
-  : name_(std::move(name)), address_(std::move(address)), impl_(std::make_unique<impl>(client)) {}
+namespace {
 
-host::~host() = default;
+// Client hosts whose actors were left running: kept (reachable, so not reported as leaks)
+// instead of destroyed. ~actor_system under the testing scheduler stops the middleman,
+// then runs every job and fires every timeout until nothing is left: an actor that
+// retries forever (a node link whose brokers are gone, left running by a test that
+// failed early) would spin it, and the failing test would never report.
+std::vector<std::unique_ptr<host::impl>>& kept_busy_hosts() {
+  static auto* kept = new std::vector<std::unique_ptr<host::impl>>;
+  return *kept;
+}
+
+} // namespace
+
+host::host(std::string name, std::string address, bool client)
+  : name_(std::move(name)), address_(std::move(address)), client_(client), impl_(std::make_unique<impl>(client)) {}
+
+host::~host() {
+  if (client_ && impl_->sys.registry().running() > 0) {
+    std::fprintf(stderr, "sim: %s has %zu actor(s) still running at teardown: its actor system is kept\n",
+                 name_.c_str(), impl_->sys.registry().running());
+    kept_busy_hosts().push_back(std::move(impl_));
+  }
+}
 
 caf::actor_system& host::system() { return impl_->sys; }
 caf::scheduler::test_coordinator& host::scheduler() { return impl_->sched; }

@@ -57,10 +57,12 @@ public:
   /// actors are abandoned, not stopped).
   void abandon_actors();
 
+  struct impl; ///< public only for host.cpp's keeping of hosts that stay busy
+
 private:
   std::string name_;
   std::string address_;
-  struct impl;
+  bool client_ = false;
   std::unique_ptr<impl> impl_;
 };
 

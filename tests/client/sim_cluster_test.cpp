@@ -891,4 +891,48 @@ BOOST_AUTO_TEST_CASE(a_stopped_broker_leaves_at_once_and_restarts_without_recove
   c.advance(100ms);
 }
 
+// A subscription to a topic that does not exist yet asks again (fetch_options::
+// unknown_topic_timeout, as Kafka's consumer retries UNKNOWN_TOPIC_OR_PARTITION): the
+// topic created 2 s later is read; one that never comes is a final error after the timeout.
+BOOST_AUTO_TEST_CASE(a_subscription_waits_a_while_for_an_unknown_topic) {
+  sim::cluster c{sim::options{3, 41, {}}};
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
+  auto& sys = c.client();
+  client::link_options lo;
+  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
+  auto link = client::spawn_node_link(sys, node_actor{}, lo);
+  auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
+  BOOST_REQUIRE_MESSAGE(node, client_test::why(node));
+  auto log = std::make_shared<client_test::sink_log>();
+  auto sink = client_test::spawn_sink(sys, log);
+  client::fetch_options fo;
+  fo.bootstrap = c.bootstrap();
+  auto soon = client::subscribe(sys, *node, sink, {"soon", 0}, client::start_position::earliest(), fo);
+  auto never = client::subscribe(sys, *node, sink, {"never", 0}, client::start_position::earliest(), fo);
+  c.advance(2s);
+  make_topic(c, "soon", 1);
+  client::producer_config pc;
+  pc.bootstrap_servers = c.bootstrap();
+  auto prod = client::spawn_producer(sys, pc);
+  auto md = sim::ask<client::record_metadata>(
+    c, sys, prod, 30s, client::send_atom_v,
+    client::producer_record{"soon", std::nullopt, "v", {}, int64_t{1'700'000'000'000}, 0});
+  BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
+  auto read_and_failed = [&] {
+    std::lock_guard<std::mutex> guard{log->mtx};
+    return log->records == 1 && log->errors.size() == 1;
+  };
+  BOOST_REQUIRE_MESSAGE(c.run_until(read_and_failed, 30s), "read " << log->records << ", errors " << log->errors.size() << (log->errors.empty() ? std::string{} : " " + log->errors[0].tp.topic + ": " + client_test::why(log->errors[0].error)) << "\n" << dump(c));
+  {
+    std::lock_guard<std::mutex> guard{log->mtx};
+    BOOST_TEST(log->by_partition[0].at(0).value.value_or("") == "v");
+    BOOST_TEST(log->errors[0].tp.topic == "never");
+    BOOST_TEST((to_kafka_error(log->errors[0].error) == kafka_error::unknown_topic_or_partition));
+  }
+  for (auto& a : {caf::actor_cast<caf::actor>(soon), caf::actor_cast<caf::actor>(never), sink,
+                  caf::actor_cast<caf::actor>(prod), caf::actor_cast<caf::actor>(link)})
+    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  c.advance(100ms);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
