@@ -292,10 +292,12 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
       exempt += a.may_be_lost ? 1 : 0;
     }
   for (auto& t : plan.topics) {
-    auto leaders = view_leaders(c, 0, t.name);
     for (int32_t p = 0; p < t.partitions; ++p) {
-      auto end = sim::ask_until_served<offset_answer>(c, size_t(leaders[size_t(p)] - 1), list_offsets_atom_v,
-                                                      topic_partition{t.name, p}, latest_timestamp);
+      // The placement, not the current view: a late fault (an expiry) may leave a partition
+      // briefly unled again, and its only replica is where it always was.
+      auto leader = size_t(placement[{t.name, p}] - 1);
+      auto end = sim::ask_until_served<offset_answer>(c, leader, list_offsets_atom_v, topic_partition{t.name, p},
+                                                      latest_timestamp);
       if (!end)
         return finish("read back: log end of " + t.name + "/" + std::to_string(p) + ": " + why(end));
       obs.reads[{t.name, p}].log_end = end->offset;
