@@ -39,18 +39,14 @@
 #include "storage/partition_log.hpp"
 #include "sim/ask.hpp"
 #include "sim/cluster.hpp"
+#include "sim_fixtures.hpp"
 
 using namespace cafka;
 using namespace std::chrono_literals;
+using client_test::dump;
+using client_test::sim_view_leaders;
 
 namespace {
-
-std::string dump(const sim::cluster& c) {
-  std::string out;
-  for (auto& line : c.trace())
-    out += line + "\n";
-  return out;
-}
 
 caf::expected<cluster_metadata> metadata(sim::cluster& c, size_t i, std::vector<std::string> topics) {
   auto b = c.broker(i);
@@ -63,22 +59,6 @@ caf::expected<topic_description> create_topic(sim::cluster& c, size_t i, const s
   auto b = c.broker(i);
   return sim::ask<topic_description>(c, *b.system, b.n->actor, 20s, create_topic_atom_v,
                                      topic_spec{name, partitions, 1, {}});
-}
-
-// The leaders as broker i's loaded view records them (no messages: safe as a run_until
-// predicate).
-std::vector<int32_t> view_leaders(sim::cluster& c, size_t i, const std::string& topic) {
-  std::vector<int32_t> out;
-  auto b = c.broker(i);
-  if (!b.up)
-    return out;
-  auto snap = b.n->views->snapshot();
-  auto* t = snap->view.topic(topic);
-  if (!t)
-    return out;
-  for (int32_t p = 0; p < static_cast<int32_t>(t->partitions.size()); ++p)
-    out.push_back(snap->view.live_leader(topic, p));
-  return out;
 }
 
 bool all_led(const std::vector<int32_t>& ls) {
@@ -96,13 +76,13 @@ std::vector<int32_t> make_topic(sim::cluster& c, const std::string& topic, int32
   BOOST_REQUIRE_MESSAGE(c.run_until(
                           [&] {
                             for (size_t i = 0; i < c.size(); ++i)
-                              if (c.broker(i).up && view_leaders(c, i, topic).size() != size_t(partitions))
+                              if (c.broker(i).up && sim_view_leaders(c, i, topic).size() != size_t(partitions))
                                 return false;
-                            return all_led(view_leaders(c, 0, topic));
+                            return all_led(sim_view_leaders(c, 0, topic));
                           },
                           30s),
                         dump(c));
-  return view_leaders(c, 0, topic);
+  return sim_view_leaders(c, 0, topic);
 }
 
 // Every "controller X (epoch E)" of a view in the trace names one X per E; false (and the
@@ -218,7 +198,7 @@ BOOST_AUTO_TEST_CASE(the_cluster_view_converges_on_every_broker) {
                          [&](const std::string& l) { return l.find(from + " -> " + to + " connected") != std::string::npos; }),
              "no connection from " << from << " to the controller at " << to << "\n" << dump(c));
   for (size_t i = 1; i < c.size(); ++i)
-    BOOST_TEST((view_leaders(c, i, "spread") == placed));
+    BOOST_TEST((sim_view_leaders(c, i, "spread") == placed));
   for (int32_t id = 1; id <= 3; ++id)
     BOOST_TEST(std::count(placed.begin(), placed.end(), id) >= 1);
   BOOST_TEST(std::any_of(c.trace().begin(), c.trace().end(),
@@ -251,7 +231,7 @@ BOOST_AUTO_TEST_CASE(the_controller_moves_when_it_crashes_and_the_broker_comes_b
   // partitions have no leader (replication factor 1).
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && c.controller() != old; }, 60s), dump(c));
   auto survivor = (idx + 1) % 3;
-  auto during = view_leaders(c, survivor, "t");
+  auto during = sim_view_leaders(c, survivor, "t");
   for (int32_t p = 0; p < 3; ++p)
     if (placed[size_t(p)] == old)
       BOOST_TEST(during[size_t(p)] == -1);
@@ -260,7 +240,7 @@ BOOST_AUTO_TEST_CASE(the_controller_moves_when_it_crashes_and_the_broker_comes_b
   BOOST_REQUIRE_MESSAGE(c.run_until(
                           [&] {
                             for (size_t i = 0; i < 3; ++i)
-                              if (view_leaders(c, i, "t") != placed)
+                              if (sim_view_leaders(c, i, "t") != placed)
                                 return false;
                             return c.converged();
                           },
@@ -304,15 +284,8 @@ BOOST_AUTO_TEST_CASE(the_client_produces_to_and_fetches_from_every_leader) {
 
   // Read everything back: one subscription per partition, through a link to broker 1
   // only; each reaches its partition's leader by itself.
-  client::link_options lo;
-  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
-  auto link = client::spawn_node_link(sys, node_actor{}, lo);
-  auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
-  BOOST_REQUIRE_MESSAGE(node, client_test::why(node));
-  auto log = std::make_shared<client_test::sink_log>();
-  auto sink = client_test::spawn_sink(sys, log);
-  client::fetch_options fo;
-  fo.bootstrap = c.bootstrap();
+  auto reader = client_test::start_sim_reader(c, sys);
+  auto& [link, node, log, sink, fo] = reader;
   std::vector<client::subscription> subs;
   for (int32_t p = 0; p < partitions; ++p)
     subs.push_back(client::subscribe(sys, *node, sink, {"data", p}, client::start_position::earliest(), fo));
@@ -364,15 +337,8 @@ BOOST_AUTO_TEST_CASE(the_client_carries_on_when_a_leader_crashes_and_comes_back)
       BOOST_TEST(md->offset == round);
     }
   };
-  client::link_options lo;
-  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
-  auto link = client::spawn_node_link(sys, node_actor{}, lo);
-  auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
-  BOOST_REQUIRE_MESSAGE(node, client_test::why(node));
-  auto log = std::make_shared<client_test::sink_log>();
-  auto sink = client_test::spawn_sink(sys, log);
-  client::fetch_options fo;
-  fo.bootstrap = c.bootstrap();
+  auto reader = client_test::start_sim_reader(c, sys);
+  auto& [link, node, log, sink, fo] = reader;
   fo.retry_timeout = 120s;
   std::vector<client::subscription> subs;
   for (int32_t p = 0; p < partitions; ++p)
@@ -396,7 +362,7 @@ BOOST_AUTO_TEST_CASE(the_client_carries_on_when_a_leader_crashes_and_comes_back)
   c.crash(size_t(victim - 1));
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
   c.restart(size_t(victim - 1));
-  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && view_leaders(c, 0, "crashy") == placed; }, 60s),
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && sim_view_leaders(c, 0, "crashy") == placed; }, 60s),
                         dump(c));
   send(1);
   BOOST_REQUIRE_MESSAGE(read(2 * partitions), "read " << log->records << "\n" << dump(c));
@@ -443,7 +409,7 @@ static void crash_keeps(sim::crash_mode mode, bool flush_each, int64_t expected_
   c.crash(0, mode);
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 60s), dump(c));
   c.restart(0);
-  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && view_leaders(c, 1, "durable") == placed; }, 60s),
+  BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged() && sim_view_leaders(c, 1, "durable") == placed; }, 60s),
                         dump(c));
   auto end = sim::ask_until_served<offset_answer>(c, 0, list_offsets_atom_v, topic_partition{"durable", p},
                                              latest_timestamp);
@@ -654,15 +620,8 @@ BOOST_AUTO_TEST_CASE(a_dropped_connection_is_connected_again) {
   };
   // A subscription reads the partition along (its long-poll fetch is out at the leader when
   // the connection drops).
-  client::link_options lo;
-  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
-  auto link = client::spawn_node_link(sys, node_actor{}, lo);
-  auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
-  BOOST_REQUIRE_MESSAGE(node, client_test::why(node));
-  auto log = std::make_shared<client_test::sink_log>();
-  auto sink = client_test::spawn_sink(sys, log);
-  client::fetch_options fo;
-  fo.bootstrap = c.bootstrap();
+  auto reader = client_test::start_sim_reader(c, sys);
+  auto& [link, node, log, sink, fo] = reader;
   auto sub = client::subscribe(sys, *node, sink, {"drop", 0}, client::start_position::earliest(), fo);
   auto records_read = [&] {
     std::lock_guard<std::mutex> guard{log->mtx};
@@ -898,15 +857,8 @@ BOOST_AUTO_TEST_CASE(a_subscription_waits_a_while_for_an_unknown_topic) {
   sim::cluster c{sim::options{3, 41, {}}};
   BOOST_REQUIRE_MESSAGE(c.run_until([&] { return c.converged(); }, 30s), dump(c));
   auto& sys = c.client();
-  client::link_options lo;
-  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
-  auto link = client::spawn_node_link(sys, node_actor{}, lo);
-  auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
-  BOOST_REQUIRE_MESSAGE(node, client_test::why(node));
-  auto log = std::make_shared<client_test::sink_log>();
-  auto sink = client_test::spawn_sink(sys, log);
-  client::fetch_options fo;
-  fo.bootstrap = c.bootstrap();
+  auto reader = client_test::start_sim_reader(c, sys);
+  auto& [link, node, log, sink, fo] = reader;
   auto soon = client::subscribe(sys, *node, sink, {"soon", 0}, client::start_position::earliest(), fo);
   auto never = client::subscribe(sys, *node, sink, {"never", 0}, client::start_position::earliest(), fo);
   c.advance(2s);

@@ -30,7 +30,7 @@
 #include "fixtures.hpp"
 #include "sim/ask.hpp"
 #include "sim/cluster.hpp"
-#include "sim_members.hpp"
+#include "sim_fixtures.hpp"
 
 using namespace cafka;
 using namespace std::chrono_literals;

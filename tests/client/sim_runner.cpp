@@ -16,7 +16,7 @@
 #include "sim/ask.hpp"
 #include "sim/cluster.hpp"
 #include "sim/invariants.hpp"
-#include "sim_members.hpp"
+#include "sim_fixtures.hpp"
 
 using namespace cafka;
 using namespace std::chrono_literals;
@@ -24,21 +24,6 @@ using namespace std::chrono_literals;
 namespace client_test {
 
 namespace {
-
-// The leaders as broker i's loaded view records them (-1: none).
-std::vector<int32_t> view_leaders(sim::cluster& c, size_t i, const std::string& topic) {
-  std::vector<int32_t> out;
-  auto b = c.broker(i);
-  if (!b.up)
-    return out;
-  auto snap = b.n->views->snapshot();
-  auto* t = snap->view.topic(topic);
-  if (!t)
-    return out;
-  for (int32_t p = 0; p < static_cast<int32_t>(t->partitions.size()); ++p)
-    out.push_back(snap->view.live_leader(topic, p));
-  return out;
-}
 
 // Every broker up, the views agree, and every partition of the plan has a live leader in
 // every broker's view.
@@ -50,7 +35,7 @@ bool recovered(sim::cluster& c, const sim::scenario_plan& plan) {
     return false;
   for (size_t i = 0; i < c.size(); ++i)
     for (auto& t : plan.topics) {
-      auto ls = view_leaders(c, i, t.name);
+      auto ls = client_test::sim_view_leaders(c, i, t.name);
       if (ls.size() != size_t(t.partitions))
         return false;
       for (auto l : ls)
@@ -218,7 +203,7 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
   // Replication factor 1: a partition's leader is its only replica, for good.
   std::map<sim::partition_key, int32_t> placement;
   for (auto& t : plan.topics) {
-    auto ls = view_leaders(c, 0, t.name);
+    auto ls = client_test::sim_view_leaders(c, 0, t.name);
     for (int32_t p = 0; p < t.partitions; ++p)
       placement[{t.name, p}] = ls[size_t(p)];
   }
@@ -304,9 +289,7 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
     }
   }
 
-  client::link_options lo;
-  lo.endpoints = {client::endpoint{c.broker(0).address, c.broker(0).caf_port}};
-  auto link = client::spawn_node_link(sys, node_actor{}, lo);
+  auto link = client_test::spawn_link_to_broker(c, sys, 0);
   auto node = sim::ask<node_actor>(c, sys, link, 30s, caf::get_atom_v);
   if (!node)
     return finish("read back: no node link: " + why(node));

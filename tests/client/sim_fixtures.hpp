@@ -1,10 +1,11 @@
 #pragma once
-// Consumer-group members in a simulated cluster, shared by the group scenario
-// (sim_group_test.cpp) and the randomized runner (sim_runner.cpp): cafka's production
-// member (client/group_consumer.hpp, join_group) with a small consumer actor that records
-// what it gets, in a client host of the simulation; and the group's committed offsets
-// asked from its coordinator. Everything runs on the test's thread (sim::cluster is
-// single-threaded), so tests read a member_log directly.
+// Client-side pieces for tests against a simulated cluster, shared by the simulation's
+// tests (sim_cluster_test.cpp, sim_group_test.cpp) and the randomized runner
+// (sim_runner.cpp): group members — cafka's production member (client/group_consumer.hpp,
+// join_group) with a small consumer actor that records what it gets, in a client host —
+// and the group's committed offsets asked from its coordinator; a node link to one
+// broker; the leaders a broker's view records; the trace as text. Everything runs on the
+// test's thread (sim::cluster is single-threaded), so tests read a member_log directly.
 
 #include <chrono>
 #include <map>
@@ -18,6 +19,8 @@
 #include "client/consumer_records.hpp"
 #include "client/group_messages.hpp"
 #include "client/node_link.hpp"
+#include "client/subscription.hpp"
+#include "fixtures.hpp"
 #include "sim/cluster.hpp"
 
 namespace client_test {
@@ -63,6 +66,28 @@ sim_member start_sim_member(cafka::sim::cluster& c, size_t host, const std::stri
 /// The group's committed offsets of `topic` per partition, asked from its coordinator
 /// (whichever running broker answers group_coordinator_atom); empty if none answered.
 std::map<int32_t, int64_t> sim_committed(cafka::sim::cluster& c, const std::string& group, const std::string& topic);
+
+/// A node link from client host system `sys` to broker i only (client::spawn_node_link).
+cafka::client::node_link_actor spawn_link_to_broker(cafka::sim::cluster& c, caf::actor_system& sys, size_t i);
+
+/// What a test reads a simulated cluster with: a node link to broker 0, the node it
+/// connected to, and a sink consumer recording into `log`; `fetch` carries the cluster's
+/// bootstrap. Subscribe with client::subscribe(sys, *node, sink, tp, start, fetch).
+/// Members in this order, for `auto& [link, node, log, sink, fo] = reader;`.
+struct sim_reader {
+  cafka::client::node_link_actor link;
+  std::optional<cafka::node_actor> node;
+  std::shared_ptr<sink_log> log = std::make_shared<sink_log>();
+  caf::actor sink;
+  cafka::client::fetch_options fetch;
+};
+
+/// Fails the test if the link has no node within 30 s of simulated time.
+sim_reader start_sim_reader(cafka::sim::cluster& c, caf::actor_system& sys);
+
+/// The leaders of `topic` as broker i's loaded view records them (-1: none); empty if the
+/// broker is down or does not know the topic. Reads state only: safe in a run_until predicate.
+std::vector<int32_t> sim_view_leaders(cafka::sim::cluster& c, size_t i, const std::string& topic);
 
 /// The trace, one line each.
 std::string dump(const cafka::sim::cluster& c);

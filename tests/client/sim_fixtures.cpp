@@ -1,10 +1,11 @@
-// Consumer-group members in a simulated cluster (sim_members.hpp).
-#include "sim_members.hpp"
+// Client-side pieces for tests against a simulated cluster (sim_fixtures.hpp).
+#include "sim_fixtures.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <caf/all.hpp>
 
+#include "actors/cluster_view_cache.hpp"
 #include "actors/group_actor.hpp"
 #include "actors/node_actor.hpp"
 #include "client/group_consumer.hpp"
@@ -109,6 +110,37 @@ std::map<int32_t, int64_t> sim_committed(sim::cluster& c, const std::string& gro
         out[o.tp.partition] = o.offset;
     return out;
   }
+  return out;
+}
+
+client::node_link_actor spawn_link_to_broker(sim::cluster& c, caf::actor_system& sys, size_t i) {
+  client::link_options lo;
+  lo.endpoints = {client::endpoint{c.broker(i).address, c.broker(i).caf_port}};
+  return client::spawn_node_link(sys, node_actor{}, lo);
+}
+
+sim_reader start_sim_reader(sim::cluster& c, caf::actor_system& sys) {
+  sim_reader r;
+  r.link = spawn_link_to_broker(c, sys, 0);
+  auto node = sim::ask<node_actor>(c, sys, r.link, 30s, caf::get_atom_v);
+  BOOST_REQUIRE_MESSAGE(node, "node link: " << why(node) << "\n" << dump(c));
+  r.node = *node;
+  r.sink = spawn_sink(sys, r.log);
+  r.fetch.bootstrap = c.bootstrap();
+  return r;
+}
+
+std::vector<int32_t> sim_view_leaders(sim::cluster& c, size_t i, const std::string& topic) {
+  std::vector<int32_t> out;
+  auto b = c.broker(i);
+  if (!b.up)
+    return out;
+  auto snap = b.n->views->snapshot();
+  auto* t = snap->view.topic(topic);
+  if (!t)
+    return out;
+  for (int32_t p = 0; p < static_cast<int32_t>(t->partitions.size()); ++p)
+    out.push_back(snap->view.live_leader(topic, p));
   return out;
 }
 
