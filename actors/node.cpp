@@ -159,8 +159,6 @@ std::shared_ptr<cluster::coordinator> open_renewing(std::function<std::shared_pt
   return session;
 }
 
-// Closes every group (held joins and syncs are answered NOT_COORDINATOR) and waits for each.
-
 } // namespace
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,

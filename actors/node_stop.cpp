@@ -65,7 +65,8 @@ caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
     return {
       [=](shutdown_atom) -> caf::result<bool> {
         auto rp = self->make_response_promise<bool>();
-        // 2. The groups store their last commits and stop (each within 10 s).
+        // 2. The groups stop (held joins and syncs are answered NOT_COORDINATOR), each
+        //    within 10 s.
         auto left = std::make_shared<size_t>(steps->groups.size());
         if (*left == 0)
           shut_down_node(self, steps, rp);

@@ -347,7 +347,8 @@ struct cluster::impl {
       if (!log)
         continue;
       // Half of the time nothing unflushed stays; else a uniform share of it.
-      auto keep = std::uniform_int_distribution<int>{0, 1}(rng) == 0 ? 0.0 : std::uniform_real_distribution<double>{0, 1}(rng);
+      bool keep_some = std::uniform_int_distribution<int>{0, 1}(rng) == 1;
+      auto keep = keep_some ? std::uniform_real_distribution<double>{0, 1}(rng) : 0.0;
       auto tail = cut_unflushed(*log, keep);
       if (!tail)
         note(this->name(i) + ": cannot cut " + name + " back to its recovery point: " + tail.error().message());

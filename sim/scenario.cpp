@@ -149,7 +149,9 @@ int64_t draw_broker_episode(draw& d, scenario_plan& plan, int b, int64_t start) 
       add(fault_at(t, fault_kind::expire_session));
       t += d.between(100, 8000);
     }
-    auto mode = kind < 8 ? fault_kind::stop : kind >= 20 && kind < 32 ? fault_kind::crash_machine : fault_kind::crash_process;
+    auto mode = kind < 8                   ? fault_kind::stop
+                : kind >= 20 && kind < 32 ? fault_kind::crash_machine
+                                          : fault_kind::crash_process;
     if (mode == fault_kind::crash_machine)
       plan.flush_each_message = true; // decided by the caller
     add(fault_at(t, mode));

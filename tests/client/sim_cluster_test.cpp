@@ -776,7 +776,9 @@ BOOST_AUTO_TEST_CASE(a_cut_longer_than_the_connection_timeout_closes_the_connect
       BOOST_TEST(md->offset == next);
       ++next;
     };
-    auto closed = [&] { return traced(c, "cut for the connection timeout") || traced(c, "silent for the connection timeout"); };
+    auto closed = [&] {
+      return traced(c, "cut for the connection timeout") || traced(c, "silent for the connection timeout");
+    };
     send();
     c.cut(sim::cluster::client_host, leader);
     c.advance(3s);
@@ -874,7 +876,8 @@ BOOST_AUTO_TEST_CASE(a_subscription_waits_a_while_for_an_unknown_topic) {
     std::lock_guard<std::mutex> guard{log->mtx};
     return log->records == 1 && log->errors.size() == 1;
   };
-  BOOST_REQUIRE_MESSAGE(c.run_until(read_and_failed, 30s), "read " << log->records << ", errors " << log->errors.size() << (log->errors.empty() ? std::string{} : " " + log->errors[0].tp.topic + ": " + client_test::why(log->errors[0].error)) << "\n" << dump(c));
+  BOOST_REQUIRE_MESSAGE(c.run_until(read_and_failed, 30s),
+                        "read " << log->records << ", errors " << log->errors.size() << "\n" << dump(c));
   {
     std::lock_guard<std::mutex> guard{log->mtx};
     BOOST_TEST(log->by_partition[0].at(0).value.value_or("") == "v");
