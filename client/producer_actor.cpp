@@ -146,7 +146,7 @@ using self_ptr = producer_actor::stateful_pointer<producer_state>;
 
 // The timestamp of a record sent without one: producer_config::now_ms if set (a
 // simulation's epoch time), else the system clock.
-int64_t wall_clock_ms(const producer_config& cfg) {
+int64_t default_timestamp_ms(const producer_config& cfg) {
   if (cfg.now_ms)
     return cfg.now_ms();
   using namespace std::chrono;
@@ -596,7 +596,7 @@ bool accept(self_ptr self, producer_record& rec, record_completion& done, clock_
 
 void handle_send(self_ptr self, producer_record& rec, record_completion done) {
   auto now = self->clock().now();
-  if (accept(self, rec, done, now, now + self->state.cfg.delivery_timeout, wall_clock_ms(self->state.cfg)))
+  if (accept(self, rec, done, now, now + self->state.cfg.delivery_timeout, default_timestamp_ms(self->state.cfg)))
     pump(self);
 }
 
@@ -606,7 +606,7 @@ void handle_bulk(self_ptr self, std::vector<producer_record>& recs, bulk_callbac
   auto shared = std::make_shared<const bulk_callback>(std::move(fn));
   auto now = self->clock().now();
   auto deadline = now + self->state.cfg.delivery_timeout;
-  auto wall_ms = wall_clock_ms(self->state.cfg);
+  auto wall_ms = default_timestamp_ms(self->state.cfg);
   for (size_t i = 0; i < recs.size(); ++i) {
     record_completion done{shared, i};
     if (accept(self, recs[i], done, now, deadline, wall_ms))
@@ -631,7 +631,7 @@ void inbox_done_with_chunk(producer_state& st) {
 bool process_inbox(self_ptr self, size_t limit) {
   auto& st = self->state;
   auto now = self->clock().now();
-  auto wall_ms = wall_clock_ms(self->state.cfg);
+  auto wall_ms = default_timestamp_ms(self->state.cfg);
   bool need_pump = false;
   for (size_t n = 0; n < limit && !st.inbox.empty() && !buffer_full(st); ++n) {
     auto& c = st.inbox[st.inbox_chunk];

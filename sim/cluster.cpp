@@ -373,20 +373,28 @@ struct cluster::impl {
     b.zombie.reset();
   }
 
-  void crash(size_t i, crash_mode mode) {
+  // Broker i's process ends (a crash, or the end of a stop): no pause or silence any more,
+  // its connections close at the peers, and the node's actors are killed. Its node (the
+  // storage handles) and host are the caller's to drop.
+  void end_process(size_t i) {
     auto& b = brokers[i];
-    if (!b.h)
-      throw std::logic_error("sim: crash of " + name(i) + ", which is down");
-    note(name(i) + (mode == crash_mode::machine ? " crashed (machine: unflushed data lost)" : " crashed (process)"));
-    // A crash ends a pause; the crashed broker's session expires as any crashed one's.
     b.paused = false;
     ++b.pause_token;
     b.silent = false;
     ++b.silence_token;
     sync_slots();
     net.drop_host(slots, i);
-    auto session = b.n->coordinator;
     kill_node(b);
+  }
+
+  void crash(size_t i, crash_mode mode) {
+    auto& b = brokers[i];
+    if (!b.h)
+      throw std::logic_error("sim: crash of " + name(i) + ", which is down");
+    note(name(i) + (mode == crash_mode::machine ? " crashed (machine: unflushed data lost)" : " crashed (process)"));
+    // The crashed broker's session expires as any crashed one's (below).
+    end_process(i);
+    auto session = b.n->coordinator;
     std::vector<torn_tail> tails;
     if (mode == crash_mode::machine)
       tails = lose_unflushed(i);
@@ -431,12 +439,7 @@ struct cluster::impl {
     note(name(i) + (clean ? " stopped cleanly" : " stopped, but not cleanly: " +
                                                    (closed ? std::string{"the node did not shut down in time"}
                                                            : closed.error().message())));
-    b.paused = false;
-    b.silent = false;
-    ++b.silence_token;
-    sync_slots();
-    net.drop_host(slots, i); // the process exits: its connections close
-    kill_node(b);            // what is left (the partition actors are gone)
+    end_process(i); // what is left of the node (the partition actors are gone)
     b.n.reset();
     b.h->abandon_actors(); // its session is closed: nothing reaches its actors any more
     b.h.reset();
@@ -778,27 +781,27 @@ void cluster::cut(size_t from, size_t to) { set_link(*impl_, from, to, true); }
 
 void cluster::heal(size_t from, size_t to) { set_link(*impl_, from, to, false); }
 
-void cluster::isolate(size_t i) {
-  impl_->require_broker(i, "isolate");
-  impl_->note(impl_->name(i) + " isolated");
-  auto others = impl_->hosts_but(i);
-  others.push_back(coordinator_host);
+namespace {
+
+// isolate (down = true) or rejoin: every link of host i, both directions; a broker's
+// coordinator link too.
+void set_every_link(cluster::impl& s, size_t i, bool down) {
+  s.slot_of(i); // throws for a host that does not exist
+  s.note(s.label(i) + (down ? " isolated" : " rejoins"));
+  auto others = s.hosts_but(i);
+  if (i < s.brokers.size())
+    others.push_back(cluster::coordinator_host);
   for (auto other : others) {
-    cut(i, other);
-    cut(other, i);
+    set_link(s, i, other, down);
+    set_link(s, other, i, down);
   }
 }
 
-void cluster::rejoin(size_t i) {
-  impl_->require_broker(i, "rejoin");
-  impl_->note(impl_->name(i) + " rejoins");
-  auto others = impl_->hosts_but(i);
-  others.push_back(coordinator_host);
-  for (auto other : others) {
-    heal(i, other);
-    heal(other, i);
-  }
-}
+} // namespace
+
+void cluster::isolate(size_t i) { set_every_link(*impl_, i, true); }
+
+void cluster::rejoin(size_t i) { set_every_link(*impl_, i, false); }
 
 void cluster::delay(size_t from, size_t to, std::chrono::milliseconds min, std::chrono::milliseconds max) {
   auto& s = *impl_;

@@ -161,8 +161,9 @@ public:
   void cut(size_t from, size_t to);
   void heal(size_t from, size_t to);
 
-  /// Cuts every link of broker i, both directions: to every other broker, the client and
-  /// the coordinator. rejoin(i) heals them all.
+  /// Cuts every link of host i (a broker index, client_host or an add_client() index),
+  /// both directions: to every other broker and client host, and a broker's link to the
+  /// coordinator. rejoin(i) heals them all. Throws std::out_of_range for no such host.
   void isolate(size_t i);
   void rejoin(size_t i);
 

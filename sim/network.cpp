@@ -200,9 +200,4 @@ void network::drop_host(std::vector<slot>& slots, size_t slot_index) {
                    listeners_.end());
 }
 
-size_t network::established() const {
-  return static_cast<size_t>(std::count_if(connections_.begin(), connections_.end(),
-                                           [](const connection& c) { return c.taken; }));
-}
-
 } // namespace cafka::sim

@@ -72,9 +72,6 @@ public:
   /// listening ports. Call while `slots[slot_index].h` is still valid.
   void drop_host(std::vector<slot>& slots, size_t slot_index);
 
-  /// Connections currently established (for the trace and tests).
-  size_t established() const;
-
   /// Holds the bytes from the host in slot `from` to the host in slot `to` (one
   /// direction; a cut outlives restarts) until heal(from, to).
   void cut(size_t from, size_t to);

@@ -273,9 +273,7 @@ BOOST_AUTO_TEST_CASE(the_client_produces_to_and_fetches_from_every_leader) {
   for (int32_t p = 0; p < partitions; ++p)
     for (int i = 0; i < 3; ++i) {
       auto value = "p" + std::to_string(p) + "-" + std::to_string(i);
-      auto md = sim::ask<client::record_metadata>(
-        c, sys, prod, 30s, client::send_atom_v,
-        client::producer_record{"data", std::nullopt, value, {}, int64_t{1'700'000'000'000}, p});
+      auto md = client_test::sim_send(c, sys, prod, "data", p, value, 30s);
       BOOST_REQUIRE_MESSAGE(md, value << ": " << client_test::why(md) << "\n" << dump(c));
       BOOST_TEST(md->partition == p);
       BOOST_TEST(md->offset == i);
@@ -309,11 +307,7 @@ BOOST_AUTO_TEST_CASE(the_client_produces_to_and_fetches_from_every_leader) {
       }
     }
   }
-  for (auto& s : subs)
-    caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(link, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(sink, caf::exit_reason::user_shutdown);
+  client_test::exit_all(subs, prod, link, sink);
   c.advance(100ms);
 }
 
@@ -330,9 +324,7 @@ BOOST_AUTO_TEST_CASE(the_client_carries_on_when_a_leader_crashes_and_comes_back)
   auto send = [&](int round) {
     for (int32_t p = 0; p < partitions; ++p) {
       auto value = "r" + std::to_string(round) + "-p" + std::to_string(p);
-      auto md = sim::ask<client::record_metadata>(
-        c, sys, prod, 130s, client::send_atom_v,
-        client::producer_record{"crashy", std::nullopt, value, {}, int64_t{1'700'000'000'000}, p});
+      auto md = client_test::sim_send(c, sys, prod, "crashy", p, value, 130s);
       BOOST_REQUIRE_MESSAGE(md, value << ": " << client_test::why(md) << "\n" << dump(c));
       BOOST_TEST(md->offset == round);
     }
@@ -380,11 +372,7 @@ BOOST_AUTO_TEST_CASE(the_client_carries_on_when_a_leader_crashes_and_comes_back)
       }
     }
   }
-  for (auto& s : subs)
-    caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(link, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(sink, caf::exit_reason::user_shutdown);
+  client_test::exit_all(subs, prod, link, sink);
   c.advance(100ms);
 }
 
@@ -467,7 +455,7 @@ BOOST_AUTO_TEST_CASE(a_cut_direction_holds_bytes_until_the_heal) {
   auto record = [&](const std::string& v) {
     return client::producer_record{"cut", std::nullopt, v, {}, int64_t{1'700'000'000'000}, p};
   };
-  auto first = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r0"));
+  auto first = client_test::sim_send(c, sys, prod, "cut", p, "r0", 30s);
   BOOST_REQUIRE_MESSAGE(first, client_test::why(first) << "\n" << dump(c));
   auto log_end = [&] {
     auto end = sim::ask_until_served<offset_answer>(c, leader, list_offsets_atom_v, topic_partition{"cut", p},
@@ -559,18 +547,14 @@ BOOST_AUTO_TEST_CASE(a_delayed_link_still_delivers_later) {
   client::producer_config pc;
   pc.bootstrap_servers = c.bootstrap();
   auto prod = client::spawn_producer(sys, pc);
-  auto record = [&](const std::string& v) {
-    return client::producer_record{"slow", std::nullopt, v, {}, int64_t{1'700'000'000'000}, 0};
-  };
-  auto first = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r0"));
+  auto first = client_test::sim_send(c, sys, prod, "slow", 0, "r0", 30s);
   BOOST_REQUIRE_MESSAGE(first, client_test::why(first) << "\n" << dump(c));
   // Both directions between the client and the leader: 300..500 ms per chunk.
   c.delay(sim::cluster::client_host, leader, 300ms, 500ms);
   c.delay(leader, sim::cluster::client_host, 300ms, 500ms);
   for (int i = 1; i <= 3; ++i) {
     auto t0 = c.now();
-    auto md = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v,
-                                                record("r" + std::to_string(i)));
+    auto md = client_test::sim_send(c, sys, prod, "slow", 0, "r" + std::to_string(i), 30s);
     BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
     BOOST_TEST(md->offset == i);
     // There and back, each way at least 300 ms of simulated time.
@@ -580,7 +564,7 @@ BOOST_AUTO_TEST_CASE(a_delayed_link_still_delivers_later) {
   // Undelayed again: the answer comes within the same instant of simulated time or so.
   c.delay(sim::cluster::client_host, leader, 0ms, 0ms);
   c.delay(leader, sim::cluster::client_host, 0ms, 0ms);
-  auto last = sim::ask<client::record_metadata>(c, sys, prod, 30s, client::send_atom_v, record("r4"));
+  auto last = client_test::sim_send(c, sys, prod, "slow", 0, "r4", 30s);
   BOOST_REQUIRE_MESSAGE(last, client_test::why(last) << "\n" << dump(c));
   BOOST_TEST(last->offset == 4);
   BOOST_CHECK_THROW(c.delay(0, 1, 10ms, 5ms), std::invalid_argument);
@@ -674,10 +658,7 @@ BOOST_AUTO_TEST_CASE(a_dropped_connection_is_connected_again) {
   BOOST_TEST(connects() > before, "no new connection to the leader\n" << dump(c));
   BOOST_CHECK_THROW(c.drop(1, 1), std::invalid_argument);
   BOOST_CHECK_THROW(c.drop(1, sim::cluster::coordinator_host), std::invalid_argument);
-  caf::anon_send_exit(sub, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(link, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(sink, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
+  client_test::exit_all(sub, link, sink, prod);
   c.advance(100ms);
 }
 
@@ -769,9 +750,7 @@ BOOST_AUTO_TEST_CASE(a_cut_longer_than_the_connection_timeout_closes_the_connect
     int64_t next = 0;
     auto send = [&] {
       auto v = "r" + std::to_string(next);
-      auto md = sim::ask<client::record_metadata>(
-        c, sys, prod, 130s, client::send_atom_v,
-        client::producer_record{"cut", std::nullopt, v, {}, int64_t{1'700'000'000'000}, 0});
+      auto md = client_test::sim_send(c, sys, prod, "cut", 0, v, 130s);
       BOOST_REQUIRE_MESSAGE(md, v << ": " << client_test::why(md) << "\n" << dump(c));
       BOOST_TEST(md->offset == next);
       ++next;
@@ -817,9 +796,7 @@ BOOST_AUTO_TEST_CASE(a_stopped_broker_leaves_at_once_and_restarts_without_recove
   pc.bootstrap_servers = c.bootstrap();
   auto prod = client::spawn_producer(sys, pc);
   for (int i = 0; i < 6; ++i) {
-    auto md = sim::ask<client::record_metadata>(
-      c, sys, prod, 30s, client::send_atom_v,
-      client::producer_record{"stop", std::nullopt, "r" + std::to_string(i), {}, int64_t{1'700'000'000'000}, 0});
+    auto md = client_test::sim_send(c, sys, prod, "stop", 0, "r" + std::to_string(i), 30s);
     BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
   }
   topic_partition tp{"stop", 0};
@@ -843,9 +820,7 @@ BOOST_AUTO_TEST_CASE(a_stopped_broker_leaves_at_once_and_restarts_without_recove
   BOOST_TEST(log.log_end_offset() == 6);
   BOOST_TEST(log.recovery().recovered_segments == 0u, "the clean restart scanned " << log.recovery().recovered_segments
                                                                                   << " segment(s)");
-  auto md = sim::ask<client::record_metadata>(
-    c, sys, prod, 60s, client::send_atom_v,
-    client::producer_record{"stop", std::nullopt, "r6", {}, int64_t{1'700'000'000'000}, 0});
+  auto md = client_test::sim_send(c, sys, prod, "stop", 0, "r6", 60s);
   BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
   BOOST_TEST(md->offset == 6);
   caf::anon_send_exit(prod, caf::exit_reason::user_shutdown);
@@ -868,9 +843,7 @@ BOOST_AUTO_TEST_CASE(a_subscription_waits_a_while_for_an_unknown_topic) {
   client::producer_config pc;
   pc.bootstrap_servers = c.bootstrap();
   auto prod = client::spawn_producer(sys, pc);
-  auto md = sim::ask<client::record_metadata>(
-    c, sys, prod, 30s, client::send_atom_v,
-    client::producer_record{"soon", std::nullopt, "v", {}, int64_t{1'700'000'000'000}, 0});
+  auto md = client_test::sim_send(c, sys, prod, "soon", 0, "v", 30s);
   BOOST_REQUIRE_MESSAGE(md, client_test::why(md) << "\n" << dump(c));
   auto read_and_failed = [&] {
     std::lock_guard<std::mutex> guard{log->mtx};
@@ -884,9 +857,7 @@ BOOST_AUTO_TEST_CASE(a_subscription_waits_a_while_for_an_unknown_topic) {
     BOOST_TEST(log->errors[0].tp.topic == "never");
     BOOST_TEST((to_kafka_error(log->errors[0].error) == kafka_error::unknown_topic_or_partition));
   }
-  for (auto& a : {caf::actor_cast<caf::actor>(soon), caf::actor_cast<caf::actor>(never), sink,
-                  caf::actor_cast<caf::actor>(prod), caf::actor_cast<caf::actor>(link)})
-    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  client_test::exit_all(soon, never, sink, prod, link);
   c.advance(100ms);
 }
 

@@ -48,10 +48,13 @@ std::vector<int64_t> member_log::offsets(int32_t partition) const {
   return out;
 }
 
+void exit_one(const caf::actor& a) {
+  if (a)
+    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+}
+
 void sim_member::stop() const {
-  for (auto& a : {*actor, consumer, starter, caf::actor_cast<caf::actor>(link)})
-    if (a)
-      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  exit_all(*actor, consumer, starter, link);
 }
 
 sim_member start_sim_member(sim::cluster& c, size_t host, const std::string& group, const std::string& topic) {
@@ -111,6 +114,15 @@ std::map<int32_t, int64_t> sim_committed(sim::cluster& c, const std::string& gro
     return out;
   }
   return out;
+}
+
+caf::expected<client::record_metadata> sim_send(sim::cluster& c, caf::actor_system& sys,
+                                                const client::producer_actor& prod, const std::string& topic,
+                                                int32_t partition, const std::string& value,
+                                                std::chrono::milliseconds max) {
+  return sim::ask<client::record_metadata>(
+    c, sys, prod, max, client::send_atom_v,
+    client::producer_record{topic, std::nullopt, value, {}, int64_t{1'700'000'000'000}, partition});
 }
 
 client::node_link_actor spawn_link_to_broker(sim::cluster& c, caf::actor_system& sys, size_t i) {

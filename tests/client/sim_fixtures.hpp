@@ -15,10 +15,13 @@
 #include <vector>
 
 #include <caf/actor.hpp>
+#include <caf/actor_cast.hpp>
+#include <caf/expected.hpp>
 
 #include "client/consumer_records.hpp"
 #include "client/group_messages.hpp"
 #include "client/node_link.hpp"
+#include "client/producer_actor.hpp"
 #include "client/subscription.hpp"
 #include "fixtures.hpp"
 #include "sim/cluster.hpp"
@@ -67,6 +70,13 @@ sim_member start_sim_member(cafka::sim::cluster& c, size_t host, const std::stri
 /// (whichever running broker answers group_coordinator_atom); empty if none answered.
 std::map<int32_t, int64_t> sim_committed(cafka::sim::cluster& c, const std::string& group, const std::string& topic);
 
+/// `prod` (cafka's producer actor in client host system `sys`) sends `value` without a key,
+/// at a fixed timestamp, to topic/partition; its answer within `max` of simulated time.
+caf::expected<cafka::client::record_metadata> sim_send(cafka::sim::cluster& c, caf::actor_system& sys,
+                                                       const cafka::client::producer_actor& prod,
+                                                       const std::string& topic, int32_t partition,
+                                                       const std::string& value, std::chrono::milliseconds max);
+
 /// A node link from client host system `sys` to broker i only (client::spawn_node_link).
 cafka::client::node_link_actor spawn_link_to_broker(cafka::sim::cluster& c, caf::actor_system& sys, size_t i);
 
@@ -88,6 +98,23 @@ sim_reader start_sim_reader(cafka::sim::cluster& c, caf::actor_system& sys);
 /// The leaders of `topic` as broker i's loaded view records them (-1: none); empty if the
 /// broker is down or does not know the topic. Reads state only: safe in a run_until predicate.
 std::vector<int32_t> sim_view_leaders(cafka::sim::cluster& c, size_t i, const std::string& topic);
+
+/// Sends every handle (any actor type; also vectors of them) an exit (user_shutdown), as a
+/// test ends; let the world run afterwards (c.advance) so that they stop.
+void exit_one(const caf::actor& a);
+template <class Handle>
+void exit_one(const std::vector<Handle>& hs) {
+  for (auto& h : hs)
+    exit_one(caf::actor_cast<caf::actor>(h));
+}
+template <class Handle>
+void exit_one(const Handle& h) {
+  exit_one(caf::actor_cast<caf::actor>(h));
+}
+template <class... Handles>
+void exit_all(const Handles&... hs) {
+  (exit_one(hs), ...);
+}
 
 /// The trace, one line each.
 std::string dump(const cafka::sim::cluster& c);

@@ -123,14 +123,10 @@ public:
         return c_.pause(b, std::chrono::milliseconds(f.pause_ms));
       case sim::fault_kind::cut_member:
       case sim::fault_kind::heal_member:
-        for (size_t i = 0; i < c_.size(); ++i)
-          if (f.kind == sim::fault_kind::cut_member) {
-            c_.cut(member_hosts_[size_t(f.member)], i);
-            c_.cut(i, member_hosts_[size_t(f.member)]);
-          } else {
-            c_.heal(member_hosts_[size_t(f.member)], i);
-            c_.heal(i, member_hosts_[size_t(f.member)]);
-          }
+        if (f.kind == sim::fault_kind::cut_member)
+          c_.isolate(member_hosts_[size_t(f.member)]);
+        else
+          c_.rejoin(member_hosts_[size_t(f.member)]);
         return;
     }
   }
@@ -376,15 +372,7 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
 
   for (auto& m : members)
     m.stop();
-  for (auto& x : subs)
-    caf::anon_send_exit(x, caf::exit_reason::user_shutdown);
-  for (auto& x : senders)
-    caf::anon_send_exit(x, caf::exit_reason::user_shutdown);
-  for (auto& x : producers)
-    caf::anon_send_exit(x, caf::exit_reason::user_shutdown);
-  for (auto& x : sinks)
-    caf::anon_send_exit(x, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(link, caf::exit_reason::user_shutdown);
+  exit_all(subs, senders, producers, sinks, link);
   c.advance(100ms);
   return finish("");
 }
