@@ -149,9 +149,15 @@ void act_as_controller(self_ptr self) {
   auto& st = self->state;
   if (st.controller_epoch == 0 || st.writing)
     return;
-  auto writes = cluster::on_brokers_changed(st.view, st.view.broker_ids(), st.controller_epoch);
+  auto writes = cluster::on_brokers_changed(st.view, st.view.broker_ids(), st.controller_epoch,
+                                            st.ctx.config.unclean_leader_election_enable);
   if (writes.empty())
     return;
+  for (auto& w : writes)
+    if (w.unclean)
+      log_line("controller %d: unclean leader election: %s-%d led by broker %d, outside the ISR; records that only "
+               "the old ISR had are lost",
+               st.ctx.broker_id, w.topic.c_str(), w.partition, w.state.leader);
   st.writing = true;
   log_line("controller %d (epoch %d): writing %zu partition state(s)", st.ctx.broker_id, st.controller_epoch,
            writes.size());
@@ -214,6 +220,8 @@ caf::error topic_error(std::error_code ec, const topic_spec& spec, size_t live) 
                              + (spec.replication_factor < 1 ? " is below 1"
                                                             : " is larger than the " + std::to_string(live)
                                                                 + " live broker(s)"));
+  if (ec == errc::inconsistent_racks)
+    return caf::make_error(kafka_error::invalid_replica_assignment, ec.message());
   return caf::make_error(kafka_error::unknown_server_error, "coordinator: " + ec.message());
 }
 

@@ -35,7 +35,8 @@ wire::metadata_response to_wire(const cluster_metadata& md) {
       wp.partition_index = p.partition;
       wp.leader_id = p.leader;
       wp.replica_nodes = p.replicas;
-      wp.isr_nodes = p.replicas; // every replica is in sync until replication exists
+      wp.isr_nodes = p.isr.empty() ? p.replicas : p.isr; // a single node: its only replica
+      wp.offline_replicas = p.offline_replicas;
       wt.partitions.push_back(std::move(wp));
     }
     out.topics.push_back(std::move(wt));

@@ -74,7 +74,7 @@ void serve(const kafka_services& s, wire::produce_request&& req, const kafka_rep
         continue;
       }
       done->expect();
-      s.self->request(route->second, partition_timeout, produce_atom_v, produce_request{req.acks, std::move(*batches)})
+      s.self->request(route->second, partition_timeout, produce_atom_v, produce_request{req.acks, std::move(*batches), req.timeout_ms})
         .then(
           [done, t, p](produce_result& r) {
             auto& out = done->response.topics[t].partitions[p];

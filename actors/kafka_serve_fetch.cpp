@@ -341,7 +341,7 @@ void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply
       auto& out = resp.topics[t].partitions[p];
       out.partition_index = part.partition;
       topic_partition tp{topic.topic, part.partition};
-      fetch_target target{t, p, tp, std::nullopt, fetch_request{part.fetch_offset, part.partition_max_bytes, 1, 0}};
+      fetch_target target{t, p, tp, std::nullopt, fetch_request{part.fetch_offset, part.partition_max_bytes, 1, 0, part.current_leader_epoch}};
       auto route = routes->find(tp);
       if (route == routes->end())
         out.error_code = protocol::wire_code(s.routes->miss_error(tp));

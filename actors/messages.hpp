@@ -32,15 +32,18 @@ constexpr int64_t latest_timestamp = -1;
 constexpr int64_t earliest_timestamp = -2;
 
 /// Record batches (v2, any codec) for one partition. acks: 0 (the sender expects no
-/// answer it waits for), 1 (answered once the batches are in the operating system).
+/// answer it waits for), 1 (answered once the batches are in the leader's operating
+/// system), -1 (all: answered once every in-sync replica has them, or with
+/// request_timed_out after timeout_ms).
 struct produce_request {
   int16_t acks = 1;
   std::vector<char> records;
+  int32_t timeout_ms = 30000;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, produce_request& x) {
-  return f(caf::meta::type_name("produce_request"), x.acks, x.records);
+  return f(caf::meta::type_name("produce_request"), x.acks, x.records, x.timeout_ms);
 }
 
 struct produce_result {
@@ -62,12 +65,15 @@ struct fetch_request {
   int32_t max_bytes = 1 << 20;
   int32_t min_bytes = 1;
   int32_t max_wait_ms = 500;
+  /// The leader epoch the client knows (Fetch v9+); -1: none. Another epoch than the
+  /// leader's is FENCED_LEADER_EPOCH (older) or UNKNOWN_LEADER_EPOCH (newer).
+  int32_t current_leader_epoch = -1;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, fetch_request& x) {
   return f(caf::meta::type_name("fetch_request"), x.offset, x.max_bytes, x.min_bytes,
-           x.max_wait_ms);
+           x.max_wait_ms, x.current_leader_epoch);
 }
 
 /// A fetch that never parks: answered at once with what there is, and if that is less

@@ -13,7 +13,9 @@
 #include "actors/io_worker.hpp"
 #include "actors/log_line.hpp"
 #include "actors/node.hpp"
+#include "actors/node_replicas.hpp"
 #include "actors/node_storage.hpp"
+#include "actors/replica_fetch_poll.hpp"
 #include "actors/routing_table.hpp"
 #include "actors/view_metadata.hpp"
 #include "cluster/znode_paths.hpp"
@@ -27,14 +29,22 @@ namespace cafka {
 
 namespace {
 
-// Kafka's log.flush.offset.checkpoint.interval.ms.
-constexpr auto checkpoint_interval = std::chrono::seconds(60);
+// Kafka's log.flush.offset.checkpoint.interval.ms is 60 s; the recovery points are written
+// with the high watermarks, at replica.high.watermark.checkpoint.interval.ms (5 s), when
+// that is shorter.
+constexpr auto recovery_checkpoint_interval = std::chrono::seconds(60);
 constexpr auto partition_request_timeout = std::chrono::seconds(30);
 
 struct node_state {
   static inline const char* name = "cafka.node";
   node_context ctx;
+  /// The partitions this node leads (what clients are routed to).
   std::map<topic_partition, partition_actor> partitions;
+  /// Cluster mode: every local replica (leaders and followers), the role each was last
+  /// given, and the fetchers of the followers (actors/node_replicas.hpp).
+  std::map<topic_partition, partition_actor> replicas;
+  std::map<topic_partition, replica_role> roles;
+  replica_fetchers fetchers;
   // -- cluster mode (ctx.views set) --
   caf::actor member; ///< actors/cluster_member.hpp
   /// The view the partition actors follow (the last one applied).
@@ -119,6 +129,8 @@ void publish_to_coordinator(self_ptr self, const topic_spec& spec) {
                          });
 }
 
+partition_context context_for(self_ptr self, const topic_partition& tp, replica_role role);
+
 // Validates and creates a topic: logs, partition actors, routes. The registry file is
 // written by the caller.
 caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
@@ -150,9 +162,8 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     topic_partition tp{spec.name, p};
     if (auto st = ns.open_partition_log(tp, now); !st)
       return to_caf_error(st.error());
-    self->state.partitions[tp] = spawn_partition(
-      self->system(), ns.partitions[tp].log,
-      partition_context{tp, self->state.ctx.io_worker, self->state.ctx.now_ms});
+    self->state.partitions[tp] = spawn_partition(self->system(), ns.partitions[tp].log,
+                                                 context_for(self, tp, replica_role{}));
     out.partitions.push_back(partition_status{tp, 0, 0, 0, 0, 1, 0});
   }
   publish_routes(self);
@@ -172,11 +183,53 @@ topic_metadata describe_for_metadata(self_ptr self, const std::string& name) {
   for (int32_t p = 0; p < it->second.partitions; ++p) {
     auto actor = self->state.partitions.find(topic_partition{name, p});
     if (actor == self->state.partitions.end()) // closed (shutting down)
-      t.partitions.push_back({p, protocol::wire_code(kafka_error::leader_not_available), -1, {}, {}});
+      t.partitions.push_back({p, protocol::wire_code(kafka_error::leader_not_available), -1, {}, {}, {}, {}});
     else
-      t.partitions.push_back({p, 0, ns.config.broker_id, {ns.config.broker_id}, actor->second});
+      t.partitions.push_back({p, 0, ns.config.broker_id, {ns.config.broker_id}, actor->second, {ns.config.broker_id}, {}});
   }
   return t;
+}
+
+std::chrono::milliseconds checkpoint_interval(self_ptr self) {
+  auto hw = std::chrono::milliseconds(self->state.ctx.storage->config.replica_high_watermark_checkpoint_interval_ms);
+  return std::min<std::chrono::milliseconds>(hw, recovery_checkpoint_interval);
+}
+
+// Every local replica: the leaders alone on a single node, leaders and followers in a cluster.
+std::vector<partition_actor> all_replicas(self_ptr self) {
+  std::vector<partition_actor> out;
+  for (auto& [_, actor] : clustered(self) ? self->state.replicas : self->state.partitions)
+    out.push_back(actor);
+  return out;
+}
+
+// Writes recovery-point-offset-checkpoint and replication-offset-checkpoint of every log dir
+// (on the I/O worker) from the replicas' statuses.
+void write_checkpoints(self_ptr self) {
+  gather<partition_status>(self, all_replicas(self), [=](std::vector<caf::expected<partition_status>>& replies) {
+    auto& ns = *self->state.ctx.storage;
+    std::vector<storage::offset_checkpoint> points(ns.dirs.size());
+    std::vector<storage::offset_checkpoint> hws(ns.dirs.size());
+    for (auto& r : replies) {
+      if (!r)
+        continue;
+      auto it = ns.partitions.find(r->tp);
+      if (it == ns.partitions.end())
+        continue;
+      points[it->second.dir][r->tp] = r->recovery_point;
+      hws[it->second.dir][r->tp] = r->high_watermark;
+    }
+    for (size_t i = 0; i < ns.dirs.size(); ++i) {
+      auto cp = points[i];
+      auto hw = hws[i];
+      auto* dir = ns.dirs[i].get();
+      caf::anon_send(self->state.ctx.io_worker, io_job{[dir, cp, hw] {
+                       if (auto st = dir->write_checkpoint(cp); !st)
+                         return st.error();
+                       return dir->write_high_watermarks(hw).error();
+                     }});
+    }
+  }, caf::get_atom_v);
 }
 
 // -- cluster mode: partition actors follow the view's leaders --
@@ -222,6 +275,7 @@ void drop_log(self_ptr self, const topic_partition& tp) {
 }
 
 void settle(self_ptr self, const topic_partition& tp);
+void publish_replicas(self_ptr self);
 
 // Opens (creating the folder if missing, recovering otherwise) a partition's log on the I/O
 // worker, then settles it again.
@@ -257,6 +311,7 @@ void open_log_async(self_ptr self, const topic_partition& tp) {
                    r.deleted_segments, static_cast<long long>((*opened)->log_end_offset()));
         self->state.ctx.storage->partitions[tp] = node_storage::open_partition{*opened, dir};
         settle(self, tp);
+        publish_replicas(self);
       },
       [=](caf::error& err) {
         self->state.opening.erase(tp);
@@ -265,40 +320,83 @@ void open_log_async(self_ptr self, const topic_partition& tp) {
       });
 }
 
-// Brings one partition in line with the applied view: a partition actor if this broker is its
-// recorded leader, none otherwise; a deleted topic's log is removed once its actor is gone.
+partition_context context_for(self_ptr self, const topic_partition& tp, replica_role role) {
+  auto& st = self->state;
+  auto& ns = *st.ctx.storage;
+  auto hw = ns.high_watermarks.find(tp);
+  return partition_context{tp,
+                           st.ctx.io_worker,
+                           st.ctx.now_ms,
+                           ns.config.broker_id,
+                           std::move(role),
+                           hw == ns.high_watermarks.end() ? -1 : hw->second,
+                           ns.config.replica_lag_time_max_ms,
+                           st.ctx.coordinator};
+}
+
+// Brings one partition in line with the applied view: a partition actor while this broker
+// holds a replica (given its role: leader or follower), routed to while it leads; none
+// otherwise; a deleted topic's log is removed once its actor is gone.
 void settle(self_ptr self, const topic_partition& tp) {
   auto& st = self->state;
   if (st.stopping || st.opening.count(tp) > 0 || st.closing.count(tp) > 0)
     return;
   auto& ns = *st.ctx.storage;
-  bool lead = recorded_leader(self, tp) == my_id(self);
-  auto actor = st.partitions.find(tp);
-  if (lead && actor == st.partitions.end()) {
+  auto me = my_id(self);
+  auto role = role_in_view(st.applied->view, tp, me, ns.config.min_insync_replicas);
+  auto actor = st.replicas.find(tp);
+  if (role && actor == st.replicas.end()) {
     auto log = ns.partitions.find(tp);
     if (log == ns.partitions.end()) {
       open_log_async(self, tp);
       return;
     }
-    st.partitions[tp] = spawn_partition(self->system(), log->second.log,
-                                        partition_context{tp, st.ctx.io_worker, st.ctx.now_ms});
-    log_line("broker %d: leading %s-%d", my_id(self), tp.topic.c_str(), tp.partition);
-    publish_routes(self);
-  } else if (!lead && actor != st.partitions.end()) {
+    auto handle = spawn_partition(self->system(), log->second.log, context_for(self, tp, *role));
+    st.replicas[tp] = handle;
+    st.roles[tp] = *role;
+    if (role->leader == me)
+      st.partitions[tp] = handle;
+    log_line("broker %d: %s %s-%d (leader epoch %d)", me, role->leader == me ? "leading" : "following",
+             tp.topic.c_str(), tp.partition, role->leader_epoch);
+  } else if (role && actor != st.replicas.end()) {
+    auto& last = st.roles[tp];
+    if (last == *role)
+      return;
+    bool was_leader = last.leader == me;
+    last = *role;
+    caf::anon_send(actor->second, role_atom_v, *role);
+    if (role->leader == me && !was_leader) {
+      st.partitions[tp] = actor->second;
+      log_line("broker %d: leading %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition, role->leader_epoch);
+    } else if (role->leader != me && was_leader) {
+      st.partitions.erase(tp);
+      log_line("broker %d: following %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition,
+               role->leader_epoch);
+    }
+  } else if (!role && actor != st.replicas.end()) {
     auto handle = actor->second;
-    st.partitions.erase(actor);
+    st.replicas.erase(actor);
+    st.roles.erase(tp);
+    st.partitions.erase(tp);
     st.closing.insert(tp);
-    publish_routes(self);
-    log_line("broker %d: no longer leading %s-%d", my_id(self), tp.topic.c_str(), tp.partition);
+    log_line("broker %d: no longer a replica of %s-%d", me, tp.topic.c_str(), tp.partition);
     auto again = [=] {
       self->state.closing.erase(tp);
       settle(self, tp);
     };
     self->request(handle, partition_request_timeout, caf::close_atom_v)
       .then([again](int64_t) { again(); }, [again](caf::error&) { again(); });
-  } else if (!lead && actor == st.partitions.end() && topic_deleted(self, tp.topic)) {
+  } else if (!role && actor == st.replicas.end() && topic_deleted(self, tp.topic)) {
     drop_log(self, tp);
   }
+}
+
+// Routes and replica fetchers after partitions settled.
+void publish_replicas(self_ptr self) {
+  auto& st = self->state;
+  publish_routes(self);
+  if (self->system().has_middleman())
+    st.fetchers.update(self->system(), st.ctx.storage->config, st.applied->view, st.roles, st.replicas);
 }
 
 // This broker now leads __consumer_offsets-`partition`: it coordinates the partition's groups
@@ -354,9 +452,20 @@ void apply_view(self_ptr self) {
   for (auto& [tp, _] : st.ctx.storage->partitions)
     if (topic_deleted(self, tp.topic))
       touched.insert(tp);
+  // Every replica here may have a new role (leader, epoch, ISR, live brokers).
+  auto me = my_id(self);
+  for (auto& [name, topic] : st.applied->view.topics())
+    if (name != cluster::offsets_topic_name)
+      for (size_t p = 0; p < topic.assignment.partitions.size(); ++p) {
+        auto& replicas = topic.assignment.partitions[p];
+        if (std::find(replicas.begin(), replicas.end(), me) != replicas.end())
+          touched.insert(topic_partition{name, static_cast<int32_t>(p)});
+      }
+  for (auto& [tp, _] : st.replicas)
+    touched.insert(tp);
   for (auto& tp : touched)
     settle(self, tp);
-  publish_routes(self); // the partitions led elsewhere changed too
+  publish_replicas(self); // the partitions led elsewhere changed too
 }
 
 caf::error miss(self_ptr self, const topic_partition& tp) {
@@ -418,8 +527,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
   // In cluster mode partitions are served only once the view names this broker their leader.
   for (auto& [tp, p] : ns.partitions)
     if (!clustered(self))
-      self->state.partitions[tp] = spawn_partition(
-      self->system(), p.log, partition_context{tp, self->state.ctx.io_worker, self->state.ctx.now_ms});
+      self->state.partitions[tp] = spawn_partition(self->system(), p.log, context_for(self, tp, replica_role{}));
   publish_routes(self);
   if (clustered(self)) {
     auto& ctx = self->state.ctx;
@@ -436,7 +544,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     for (auto& [name, entry] : ns.topics)
       publish_to_coordinator(self, topic_spec{name, entry.partitions, entry.replication_factor, entry.configs});
   }
-  self->delayed_send(self, checkpoint_interval, caf::tick_atom_v);
+  self->delayed_send(self, checkpoint_interval(self), caf::tick_atom_v);
   return {
     [=](metadata_atom, metadata_request& req) -> cluster_metadata {
       auto& ns = *self->state.ctx.storage;
@@ -622,10 +730,11 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       self->state.stopping = true;
       if (self->state.member)
         self->send_exit(self->state.member, caf::exit_reason::user_shutdown);
-      std::vector<partition_actor> targets;
-      for (auto& [_, actor] : self->state.partitions)
-        targets.push_back(actor);
+      self->state.fetchers.stop_all();
+      write_checkpoints(self); // its status requests reach each replica before the close
+      auto targets = all_replicas(self);
       self->state.partitions.clear();
+      self->state.replicas.clear();
       publish_routes(self);
       gather<int64_t>(self, targets, [=](std::vector<caf::expected<int64_t>>&) mutable {
         rp.deliver(true);
@@ -634,28 +743,18 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       return rp;
     },
     [=](caf::tick_atom) {
-      gather<partition_status>(self, [&] {
-        std::vector<partition_actor> all;
-        for (auto& [_, actor] : self->state.partitions)
-          all.push_back(actor);
-        return all;
-      }(), [=](std::vector<caf::expected<partition_status>>& replies) {
-        auto& ns = *self->state.ctx.storage;
-        std::vector<storage::offset_checkpoint> points(ns.dirs.size());
-        for (auto& r : replies) {
-          if (!r)
-            continue;
-          auto it = ns.partitions.find(r->tp);
-          if (it != ns.partitions.end())
-            points[it->second.dir][r->tp] = r->recovery_point;
-        }
-        for (size_t i = 0; i < ns.dirs.size(); ++i) {
-          auto cp = points[i];
-          auto* dir = ns.dirs[i].get();
-          caf::anon_send(self->state.ctx.io_worker, io_job{[dir, cp] { return dir->write_checkpoint(cp).error(); }});
-        }
-      }, caf::get_atom_v);
-      self->delayed_send(self, checkpoint_interval, caf::tick_atom_v);
+      write_checkpoints(self);
+      self->delayed_send(self, checkpoint_interval(self), caf::tick_atom_v);
+    },
+    [=](replica_fetch_atom, replica_fetch_request& req) -> caf::result<replica_fetch_result> {
+      auto poll = spawn_replica_fetch_poll(self->system(), self->state.ctx.routes->snapshot());
+      return self->delegate(poll, replica_fetch_atom_v, std::move(req));
+    },
+    [=](epoch_end_atom, const topic_partition& tp, int32_t current_epoch, int32_t epoch) -> caf::result<epoch_end_answer> {
+      auto it = self->state.partitions.find(tp);
+      if (it == self->state.partitions.end())
+        return epoch_end_answer{protocol::wire_code(self->state.ctx.routes->miss_error(tp)), -1, -1};
+      return self->delegate(it->second, epoch_end_atom_v, current_epoch, epoch);
     },
     [=](produce_atom, const topic_partition& tp, produce_request& req) -> caf::result<produce_result> {
       auto it = self->state.partitions.find(tp);

@@ -22,6 +22,7 @@
 #include "actors/group_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/partition_actor.hpp"
+#include "actors/replication_messages.hpp"
 
 namespace cafka {
 
@@ -43,12 +44,14 @@ struct partition_metadata {
   int32_t leader = -1;
   std::vector<int32_t> replicas;
   partition_actor actor; ///< the leader's partition actor
+  std::vector<int32_t> isr;
+  std::vector<int32_t> offline_replicas; ///< replicas whose broker is not live
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, partition_metadata& x) {
   return f(caf::meta::type_name("partition_metadata"), x.partition, x.error, x.leader, x.replicas,
-           x.actor);
+           x.actor, x.isr, x.offline_replicas);
 }
 
 struct topic_metadata {
@@ -123,6 +126,11 @@ using node_actor = caf::typed_actor<
   caf::replies_to<list_offsets_atom, topic_partition, int64_t>::with<offset_answer>,
   /// Cluster mode, from this node's cluster member: the cluster view changed; open or close
   /// partition actors to match it.
-  caf::reacts_to<caf::update_atom>>;
+  caf::reacts_to<caf::update_atom>,
+  /// Replication, from a follower broker's replica fetcher (docs/replication.md): its long
+  /// poll over every partition it follows here, and OffsetForLeaderEpoch (topic-partition,
+  /// the asker's leader epoch, the epoch asked).
+  caf::replies_to<replica_fetch_atom, replica_fetch_request>::with<replica_fetch_result>,
+  caf::replies_to<epoch_end_atom, topic_partition, int32_t, int32_t>::with<epoch_end_answer>>;
 
 } // namespace cafka

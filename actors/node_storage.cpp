@@ -69,6 +69,10 @@ result<std::shared_ptr<node_storage>> open_node_storage(const config::server_con
       return on_disk.error();
     }
     ns->found_at_start.push_back(std::move(*on_disk));
+    // A damaged checkpoint costs only a slower start of the high watermark: leaders begin at
+    // the log start (or the log end as only replica) and move up as followers fetch.
+    if (auto hw = (*dir)->read_high_watermarks())
+      ns->high_watermarks.insert(hw->begin(), hw->end());
     ns->dirs.push_back(std::move(*dir));
   }
   auto topics = storage::read_topic_registry(ns->registry_path());

@@ -33,6 +33,8 @@ struct node_storage {
   /// served to clients; listed here only so that the checkpoint written at a clean shutdown
   /// covers them (else the log dir is not marked clean).
   std::map<storage::topic_partition, open_partition> internal_partitions;
+  /// The high watermarks of every dir's replication-offset-checkpoint as read at start.
+  storage::offset_checkpoint high_watermarks;
 
   /// <first log dir>/cafka-topics
   std::string registry_path() const;

@@ -1,4 +1,5 @@
 #include "actors/partition_actor.hpp"
+#include "actors/partition_actor_state.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +10,7 @@
 #include "actors/errors.hpp"
 #include "actors/io_worker.hpp"
 #include "actors/log_line.hpp"
+#include "cluster/isr_changes.hpp"
 #include "storage/file.hpp"
 #include "storage/partition_log.hpp"
 
@@ -20,39 +22,53 @@ namespace {
 // checked on appends alone.
 constexpr int64_t max_flush_tick_ms = 24LL * 60 * 60 * 1000;
 
-struct parked_fetch {
-  caf::actor_clock::time_point deadline;
-  fetch_request request;
-  caf::typed_response_promise<fetch_result> promise;
-};
+using self_ptr = partition_self;
+using partition_state = partition_actor_state;
 
-struct watch_entry {
-  fetch_watch watch;
-  int64_t deadline_ms = 0;
-};
-
-struct partition_state {
-  static inline const char* name = "cafka.partition";
-  std::shared_ptr<storage::partition_log> log;
-  partition_context ctx;
-  std::vector<parked_fetch> parked;
-  std::vector<watch_entry> watches;
-  /// The one pending deadline timer (a timer per parked fetch would cost a wake-up of
-  /// CAF's clock thread per fetch); time_point{} when none is pending.
-  caf::actor_clock::time_point timer_at{};
-  uint64_t timer_id = 0;
-  bool flush_in_flight = false;
-};
-
-using self_ptr = partition_actor::stateful_pointer<partition_state>;
-
-// Reads for a fetch; an empty result at the log end.
+// Reads for a consumer's fetch: below the high watermark only; an empty result from there
+// to the log end (out of range is judged against the log end, as Kafka does: after a
+// failover the new leader's high watermark may lag the old one's for a moment).
 caf::expected<fetch_result> read_for(partition_state& st, const fetch_request& req) {
   auto& log = *st.log;
-  auto bytes = log.read(req.offset, static_cast<size_t>(std::max(req.max_bytes, 0)));
+  auto bytes = log.read(req.offset, static_cast<size_t>(std::max(req.max_bytes, 0)), st.high_watermark);
   if (!bytes)
     return to_caf_error(bytes.error());
-  return fetch_result{log.log_end_offset(), log.log_start_offset(), std::move(*bytes)};
+  return fetch_result{st.high_watermark, log.log_start_offset(), std::move(*bytes)};
+}
+
+caf::error not_leader(const partition_state& st) {
+  return caf::make_error(kafka_error::not_leader_or_follower,
+                         "broker " + std::to_string(st.ctx.broker_id) + " does not lead " + st.ctx.tp.topic + "-"
+                           + std::to_string(st.ctx.tp.partition));
+}
+
+// Why a client request may not be served here: not the leader, or (when the client names
+// the leader epoch it knows) an older or newer epoch than the leader's, as Kafka answers.
+caf::error refuse_client(const partition_state& st, int32_t current_leader_epoch) {
+  if (!leading(st))
+    return not_leader(st);
+  if (current_leader_epoch < 0 || current_leader_epoch == st.role.leader_epoch)
+    return {};
+  auto code = current_leader_epoch < st.role.leader_epoch ? kafka_error::fenced_leader_epoch
+                                                          : kafka_error::unknown_leader_epoch;
+  return caf::make_error(code, "the leader epoch is " + std::to_string(st.role.leader_epoch) + ", not "
+                                 + std::to_string(current_leader_epoch));
+}
+
+caf::result<offset_answer> list_offsets(partition_state& st, int64_t timestamp, int32_t current_leader_epoch) {
+  if (auto err = refuse_client(st, current_leader_epoch))
+    return err;
+  auto& log = *st.log;
+  if (timestamp == earliest_timestamp)
+    return offset_answer{log.log_start_offset(), -1};
+  if (timestamp == latest_timestamp)
+    return offset_answer{st.high_watermark, -1};
+  auto found = log.offset_for_timestamp(timestamp);
+  if (!found)
+    return to_caf_error(found.error());
+  if (!*found || (*found)->offset >= st.high_watermark)
+    return offset_answer{-1, -1};
+  return offset_answer{(*found)->offset, (*found)->timestamp};
 }
 
 // Which parked fetches answer_parked() answers: those that now have min_bytes (after an
@@ -121,9 +137,28 @@ void add_watch(partition_state& st, fetch_watch&& w, int64_t now) {
   st.watches.push_back({std::move(w), deadline});
 }
 
-// Makes sure a timer fires by `deadline`: one timer for all parked fetches, re-armed
-// only for an earlier deadline (with a fixed max_wait_ms, deadlines only grow).
-void arm_deadline_timer(self_ptr self, caf::actor_clock::time_point deadline) {
+
+} // namespace
+
+void serve_waiting_fetches(partition_self self) {
+  auto& st = self->state;
+  if (!st.parked.empty())
+    answer_parked(self, parked_due::with_data);
+  if (!st.watches.empty())
+    fire_watches(self, st.ctx.now_ms());
+}
+
+void fail_waiting_fetches(partition_self self, const caf::error& err) {
+  auto& st = self->state;
+  for (auto& p : st.parked)
+    p.promise.deliver(err);
+  st.parked.clear();
+  st.watches.clear();
+}
+
+// Makes sure a timer fires by `deadline`: one timer for all parked fetches and acks=all
+// produces, re-armed only for an earlier deadline (with a fixed wait, deadlines only grow).
+void arm_deadline_timer(partition_self self, caf::actor_clock::time_point deadline) {
   auto& st = self->state;
   if (st.timer_at != caf::actor_clock::time_point{} && st.timer_at <= deadline)
     return;
@@ -131,6 +166,8 @@ void arm_deadline_timer(self_ptr self, caf::actor_clock::time_point deadline) {
   auto delay = std::max(deadline - self->clock().now(), caf::actor_clock::duration_type{0});
   self->delayed_send(self, delay, caf::timeout_atom_v, ++st.timer_id);
 }
+
+namespace {
 
 // Hands the fsync of everything appended so far to the I/O worker.
 void start_flush(self_ptr self) {
@@ -171,26 +208,49 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
                                          partition_context ctx) {
   self->state.log = std::move(log);
   self->state.ctx = std::move(ctx);
+  auto& st = self->state;
+  if (st.ctx.role.replicas.empty()) { // the only replica (a single node)
+    auto me = st.ctx.broker_id;
+    st.ctx.role = replica_role{me, 0, {me}, {me}, -1, 0, {me}, 1};
+  }
+  auto start = st.log->log_start_offset();
+  auto end = st.log->log_end_offset();
+  auto hw = st.ctx.high_watermark;
+  if (hw < 0)
+    hw = st.ctx.role.replicas.size() == 1 ? end : start;
+  st.high_watermark = std::clamp(hw, start, end);
+  apply_role(self, st.ctx.role);
   arm_flush_tick(self);
   return {
     [=](produce_atom, produce_request& req) -> caf::result<produce_result> {
       auto& st = self->state;
       if (req.acks != 0 && req.acks != 1 && req.acks != -1)
         return caf::make_error(kafka_error::invalid_required_acks);
+      if (!leading(st))
+        return not_leader(st);
+      if (req.acks == -1
+          && !cluster::enough_replicas_for_acks_all(st.maximal_isr.size(), st.role.min_insync_replicas,
+                                                    st.role.replicas.size()))
+        return caf::make_error(kafka_error::not_enough_replicas,
+                               std::to_string(st.maximal_isr.size()) + " in-sync replica(s), min.insync.replicas is "
+                                 + std::to_string(st.role.min_insync_replicas));
       auto now = st.ctx.now_ms();
-      auto info = st.log->append(req.records, now);
+      auto info = st.log->append(req.records, now, st.role.leader_epoch);
       if (!info)
         return to_caf_error(info.error());
-      if (!st.parked.empty())
-        answer_parked(self, parked_due::with_data);
-      if (!st.watches.empty())
-        fire_watches(self, now);
+      fire_replica_watches(self);
+      advance_high_watermark(self);
       if (st.log->flush_due(now))
         start_flush(self);
-      return produce_result{info->first_offset, -1, st.log->log_start_offset()};
+      produce_result result{info->first_offset, -1, st.log->log_start_offset()};
+      if (req.acks == -1)
+        return await_replication(self, info->last_offset + 1, result, req.timeout_ms);
+      return result;
     },
     [=](fetch_atom, fetch_request& req) -> caf::result<fetch_result> {
       auto& st = self->state;
+      if (auto err = refuse_client(st, req.current_leader_epoch))
+        return err;
       auto r = read_for(st, req);
       if (!r)
         return r.error();
@@ -204,6 +264,8 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
     },
     [=](fetch_atom, fetch_watch& w) -> caf::result<fetch_result> {
       auto& st = self->state;
+      if (auto err = refuse_client(st, w.request.current_leader_epoch))
+        return err;
       auto r = read_for(st, w.request);
       if (!r)
         return r.error();
@@ -211,29 +273,37 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
         add_watch(st, std::move(w), st.ctx.now_ms());
       return std::move(*r);
     },
-    [=](list_offsets_atom, int64_t timestamp) -> caf::result<offset_answer> {
-      auto& log = *self->state.log;
-      if (timestamp == earliest_timestamp)
-        return offset_answer{log.log_start_offset(), -1};
-      if (timestamp == latest_timestamp)
-        return offset_answer{log.log_end_offset(), -1};
-      auto found = log.offset_for_timestamp(timestamp);
-      if (!found)
-        return to_caf_error(found.error());
-      if (!*found)
-        return offset_answer{-1, -1};
-      return offset_answer{(*found)->offset, (*found)->timestamp};
+    [=](list_offsets_atom, int64_t timestamp) { return list_offsets(self->state, timestamp, -1); },
+    [=](list_offsets_atom, int64_t timestamp, int32_t current_leader_epoch) {
+      return list_offsets(self->state, timestamp, current_leader_epoch);
     },
     [=](caf::get_atom) {
-      auto& log = *self->state.log;
-      return partition_status{self->state.ctx.tp,
+      auto& st = self->state;
+      auto& log = *st.log;
+      return partition_status{st.ctx.tp,
                               log.log_start_offset(),
                               log.log_end_offset(),
-                              log.log_end_offset(),
+                              st.high_watermark,
                               static_cast<int64_t>(log.size_bytes()),
                               static_cast<int32_t>(log.segment_count()),
                               log.recovery_point()};
     },
+    [=](replica_fetch_atom, int32_t replica, replica_fetch_partition& req, caf::actor& watcher, uint64_t key) {
+      return serve_replica_fetch(self, replica, req, std::move(watcher), key);
+    },
+    [=](epoch_end_atom, int32_t current_epoch, int32_t epoch) { return serve_epoch_end(self, current_epoch, epoch); },
+    [=](replica_fetch_atom) { return position_of(self->state); },
+    [=](replica_append_atom, int32_t leader_epoch, int64_t fetch_offset, std::vector<char>& records,
+        int64_t leader_hw, int64_t leader_log_start) {
+      return append_replicated(self, leader_epoch, fetch_offset, records, leader_hw, leader_log_start);
+    },
+    [=](truncate_atom, epoch_end_answer& answer) { return truncate_by_epoch(self, answer); },
+    [=](truncate_atom, int64_t leader_log_start, int64_t leader_log_end) {
+      return restart_out_of_range(self, leader_log_start, leader_log_end);
+    },
+    [=](role_atom, replica_role& role) { apply_role(self, std::move(role)); },
+    [=](isr_atom, uint64_t generation) { check_isr(self, generation); },
+    [=](isr_atom, bool ok, std::vector<int32_t>& isr) { isr_written(self, ok, std::move(isr)); },
     [=](retention_atom, int64_t now) -> caf::result<retention_report> {
       auto& st = self->state;
       auto deleted = st.log->apply_retention(now);
@@ -255,8 +325,8 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       if (id != st.timer_id)
         return; // superseded by an earlier deadline's timer
       st.timer_at = {};
-      auto next = answer_parked(self, parked_due::expired);
-      if (!st.parked.empty())
+      auto next = std::min(answer_parked(self, parked_due::expired), expire_waiting_produces(self));
+      if (next != caf::actor_clock::time_point::max())
         arm_deadline_timer(self, next);
     },
     [=](caf::tick_atom) {
@@ -266,6 +336,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
     },
     [=](caf::close_atom) {
       answer_parked(self, parked_due::all);
+      apply_role(self, replica_role{-1, self->state.role.leader_epoch, self->state.role.replicas}); // answers acks=all waits
       auto end = self->state.log->log_end_offset();
       self->quit();
       return end;

@@ -12,6 +12,8 @@
 #include "actors/group_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/node_actor.hpp"
+#include "actors/replica_fetcher.hpp"
+#include "actors/replication_messages.hpp"
 
 CAF_BEGIN_TYPE_ID_BLOCK(cafka, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(cafka, (cafka::storage::topic_partition))
@@ -49,4 +51,16 @@ CAF_BEGIN_TYPE_ID_BLOCK(cafka, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(cafka, (cafka::group_offset_query))
   CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::group_offset>))
   CAF_ADD_TYPE_ID(cafka, (cafka::group_actor))
+  CAF_ADD_TYPE_ID(cafka, (cafka::replica_role))
+  CAF_ADD_TYPE_ID(cafka, (cafka::replica_fetch_partition))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::replica_fetch_partition>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::replica_fetch_request))
+  CAF_ADD_TYPE_ID(cafka, (cafka::replica_fetch_partition_result))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::replica_fetch_partition_result>))
+  CAF_ADD_TYPE_ID(cafka, (cafka::replica_fetch_result))
+  CAF_ADD_TYPE_ID(cafka, (cafka::epoch_end_answer))
+  CAF_ADD_TYPE_ID(cafka, (cafka::replica_position))
+  CAF_ADD_TYPE_ID(cafka, (cafka::truncation_done))
+  CAF_ADD_TYPE_ID(cafka, (cafka::followed_partition))
+  CAF_ADD_TYPE_ID(cafka, (std::vector<cafka::followed_partition>))
 CAF_END_TYPE_ID_BLOCK(cafka)

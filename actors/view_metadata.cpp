@@ -29,7 +29,10 @@ cluster_metadata metadata_from_view(const cluster::cluster_view& view, int32_t m
       continue;
     }
     for (auto& pm : *described) {
-      partition_metadata p{pm.partition, 0, pm.leader, pm.replicas, {}};
+      partition_metadata p{pm.partition, 0, pm.leader, pm.replicas, {}, pm.isr, {}};
+      for (auto id : pm.replicas)
+        if (!view.is_live(id))
+          p.offline_replicas.push_back(id);
       // __consumer_offsets has no partition actors: its leaders are the group coordinators.
       if (pm.leader == my_id && name != cluster::offsets_topic_name) {
         auto it = served.find(topic_partition{name, pm.partition});

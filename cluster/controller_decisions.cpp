@@ -30,7 +30,11 @@ result<new_topic> place_new_topic(const cluster_view& view, const std::string& n
                                   int32_t controller_epoch, const placement_options& options) {
   if (view.topic(name))
     return errc::node_exists;
-  auto replicas = place_replicas(partitions, replication_factor, view.broker_ids(), options);
+  auto placing = options;
+  for (auto& b : view.brokers()) // broker.rack: rack-aware placement when every broker has one
+    if (!b.rack.empty())
+      placing.racks.emplace(b.id, b.rack);
+  auto replicas = place_replicas(partitions, replication_factor, view.broker_ids(), placing);
   if (!replicas)
     return replicas.error();
   new_topic out;
@@ -40,9 +44,16 @@ result<new_topic> place_new_topic(const cluster_view& view, const std::string& n
   return out;
 }
 
+bool unclean_election_enabled(const topic_config& config, bool broker_default) {
+  auto it = config.entries.find("unclean.leader.election.enable");
+  if (it == config.entries.end() || (it->second != "true" && it->second != "false"))
+    return broker_default;
+  return it->second == "true";
+}
+
 std::vector<partition_state_write> on_brokers_changed(const cluster_view& view,
                                                       const std::vector<int32_t>& live_brokers,
-                                                      int32_t controller_epoch) {
+                                                      int32_t controller_epoch, bool unclean_default) {
   std::vector<partition_state_write> out;
   for (auto& [name, topic] : view.topics()) {
     for (size_t p = 0; p < topic.partitions.size(); ++p) {
@@ -52,15 +63,22 @@ std::vector<partition_state_write> on_brokers_changed(const cluster_view& view,
           || is_stale_controller_epoch(controller_epoch, old.controller_epoch))
         continue; // nothing read to decide from, or a newer controller owns it
       auto next = old;
-      if (!contains(live_brokers, old.leader))
-        next.leader = choose_leader(topic.assignment.partitions[p], old.isr, live_brokers);
+      bool unclean = false;
       next.isr = live_isr(old.isr, live_brokers);
+      if (!contains(live_brokers, old.leader)) {
+        auto elected = elect_leader(topic.assignment.partitions[p], old.isr, live_brokers,
+                                    unclean_election_enabled(topic.config, unclean_default));
+        next.leader = elected.leader;
+        unclean = elected.unclean;
+        if (unclean)
+          next.isr = {elected.leader};
+      }
       if (next.leader == old.leader && next.isr == old.isr)
         continue;
       if (next.leader != old.leader)
         ++next.leader_epoch;
       next.controller_epoch = controller_epoch;
-      out.push_back({name, static_cast<int32_t>(p), std::move(next), entry.state_version});
+      out.push_back({name, static_cast<int32_t>(p), std::move(next), entry.state_version, unclean});
     }
   }
   return out;

@@ -7,8 +7,10 @@
 // - A new topic's partitions are placed by place_replicas over the live brokers; each starts
 //   with its preferred replica as leader, ISR = replicas, leader epoch 0.
 // - When the live brokers change, a partition whose recorded leader is not live gets
-//   choose_leader(replicas, isr, live): the first live ISR member in assignment order, else
-//   no_broker ("offline"; no unclean election). Brokers that are not live leave the ISR, except
+//   elect_leader(replicas, isr, live, unclean): the first live ISR member in assignment
+//   order; else, when unclean.leader.election.enable holds for the topic (its override, else
+//   the broker default), the first live replica, with ISR = [it] (records it lacks are lost);
+//   else no_broker ("offline" until an ISR member returns). Brokers that are not live leave the ISR, except
 //   that the ISR never becomes empty: the last in-sync replicas stay in it, so that when one
 //   of them returns it becomes the leader again (with replication factor 1 the only replica
 //   stays in the ISR and its partitions are offline until it returns, data intact).
@@ -43,6 +45,7 @@ struct partition_state_write {
   int32_t partition = 0;
   partition_state state;
   int32_t expected_version = no_state_version; ///< from the view; no_state_version: create it
+  bool unclean = false; ///< the leader was elected from outside the ISR (for the log)
 
   friend bool operator==(const partition_state_write& a, const partition_state_write& b) {
     return a.topic == b.topic && a.partition == b.partition && a.state == b.state
@@ -63,7 +66,11 @@ result<new_topic> place_new_topic(const cluster_view& view, const std::string& n
 /// Partitions whose state was not read (state_version no_state_version) get no write.
 std::vector<partition_state_write> on_brokers_changed(const cluster_view& view,
                                                       const std::vector<int32_t>& live_brokers,
-                                                      int32_t controller_epoch);
+                                                      int32_t controller_epoch, bool unclean_default = false);
+
+/// unclean.leader.election.enable of a topic: its override if it is "true" or "false", else
+/// `broker_default`.
+bool unclean_election_enabled(const topic_config& config, bool broker_default);
 
 /// Whether a write may replace `stored` (nullopt: no state yet): only if it does not come from
 /// an older controller (is_stale_controller_epoch).

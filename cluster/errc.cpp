@@ -21,6 +21,8 @@ struct category : std::error_category {
       case errc::malformed_data: return "malformed znode data";
       case errc::invalid_replication_factor: return "invalid replication factor";
       case errc::invalid_partitions: return "invalid number of partitions";
+      case errc::inconsistent_racks:
+        return "not all brokers have rack information for replica rack aware assignment";
     }
     return "unknown cluster error";
   }

@@ -25,6 +25,8 @@ enum class errc {
   // -- decisions --
   invalid_replication_factor, ///< replication factor < 1 or above the number of live brokers
   invalid_partitions,         ///< partition count < 1
+  inconsistent_racks,         ///< some live brokers have a broker.rack and some do not: rack-aware
+                              ///< placement needs all or none (Kafka: AdminOperationException)
 };
 
 const std::error_category& cluster_category() noexcept;

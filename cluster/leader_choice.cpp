@@ -23,4 +23,15 @@ int32_t choose_leader(const replica_list& replicas, const std::vector<int32_t>& 
   return no_broker;
 }
 
+leader_election elect_leader(const replica_list& replicas, const std::vector<int32_t>& isr,
+                             const std::vector<int32_t>& live_brokers, bool unclean_allowed) {
+  if (auto clean = choose_leader(replicas, isr, live_brokers); clean != no_broker)
+    return {clean, false};
+  if (unclean_allowed)
+    for (auto id : replicas)
+      if (contains(live_brokers, id))
+        return {id, true};
+  return {};
+}
+
 } // namespace cafka::cluster

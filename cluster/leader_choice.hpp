@@ -1,5 +1,6 @@
 #pragma once
-// Choosing a partition leader, as Kafka's controller does for an offline partition.
+// Choosing a partition leader, as Kafka's controller does for an offline partition
+// (Election.scala leaderForOffline, PartitionStateMachine.scala; notes §4.3).
 
 #include <cstdint>
 #include <vector>
@@ -17,5 +18,15 @@ int32_t preferred_leader(const replica_list& replicas);
 /// writes it) this is also "the first live replica in ISR order".
 int32_t choose_leader(const replica_list& replicas, const std::vector<int32_t>& isr,
                       const std::vector<int32_t>& live_brokers);
+
+struct leader_election {
+  int32_t leader = no_broker;
+  bool unclean = false; ///< the leader was not in the ISR (Kafka: new ISR = [leader])
+};
+
+/// choose_leader first; if none and `unclean_allowed`, the first live replica in assignment
+/// order (unclean = true). {no_broker, false} when no replica is live.
+leader_election elect_leader(const replica_list& replicas, const std::vector<int32_t>& isr,
+                             const std::vector<int32_t>& live_brokers, bool unclean_allowed);
 
 } // namespace cafka::cluster

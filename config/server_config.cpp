@@ -235,6 +235,17 @@ std::vector<key_spec> make_registry() {
   r.push_back(integer_key("replica.lag.time.max.ms", "30000", {1, long_max},
                           &sc::replica_lag_time_max_ms,
                           "a follower that has not caught up for this long leaves the ISR"));
+  r.push_back(integer_key("replica.fetch.wait.max.ms", "500", {0, int_max}, &sc::replica_fetch_wait_max_ms,
+                          "longest wait of a follower's fetch at its leader"));
+  r.push_back(integer_key("replica.fetch.max.bytes", "1048576", {1, int_max}, &sc::replica_fetch_max_bytes,
+                          "bytes per partition a follower fetches at once"));
+  r.push_back(integer_key("replica.fetch.backoff.ms", "1000", {0, int_max}, &sc::replica_fetch_backoff_ms,
+                          "a follower's wait after a failed fetch"));
+  r.push_back(integer_key("replica.high.watermark.checkpoint.interval.ms", "5000", {1, long_max},
+                          &sc::replica_high_watermark_checkpoint_interval_ms,
+                          "how often high watermarks are written to replication-offset-checkpoint"));
+  r.push_back(bool_key("unclean.leader.election.enable", "false", &sc::unclean_leader_election_enable,
+                       "elect a live replica outside the ISR when no ISR member is live (may lose records)"));
   r.push_back(integer_key("socket.request.max.bytes", "104857600", {1, int_max},
                           &sc::socket_request_max_bytes,
                           "largest request a Kafka listener reads"));
@@ -325,7 +336,9 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.log_flush_interval_messages, c.log_flush_interval_ms,
                     c.log_index_interval_bytes, c.log_index_size_max_bytes, c.message_max_bytes,
                     c.auto_create_topics_enable, c.delete_topic_enable,
-                    c.replica_lag_time_max_ms, c.socket_request_max_bytes,
+                    c.replica_lag_time_max_ms, c.replica_fetch_wait_max_ms, c.replica_fetch_max_bytes,
+                    c.replica_fetch_backoff_ms, c.replica_high_watermark_checkpoint_interval_ms,
+                    c.unclean_leader_election_enable, c.socket_request_max_bytes,
                     c.group_initial_rebalance_delay_ms, c.group_min_session_timeout_ms,
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_retention_check_interval_ms,

@@ -71,6 +71,16 @@ struct server_config {
   bool delete_topic_enable = true;
   /// replica.lag.time.max.ms (>= 1): a follower this far behind leaves the ISR.
   int64_t replica_lag_time_max_ms = 30000;
+  /// replica.fetch.wait.max.ms (>= 0, <= replica.lag.time.max.ms): a follower's long poll.
+  int32_t replica_fetch_wait_max_ms = 500;
+  /// replica.fetch.max.bytes (>= 1): bytes per partition a follower asks for at once.
+  int32_t replica_fetch_max_bytes = 1048576;
+  /// replica.fetch.backoff.ms (>= 0): a follower's wait after a failed fetch.
+  int32_t replica_fetch_backoff_ms = 1000;
+  /// replica.high.watermark.checkpoint.interval.ms (>= 1).
+  int64_t replica_high_watermark_checkpoint_interval_ms = 5000;
+  /// unclean.leader.election.enable: elect a replica outside the ISR when none is live.
+  bool unclean_leader_election_enable = false;
   /// socket.request.max.bytes (>= 1): the largest request a listener reads.
   int32_t socket_request_max_bytes = 104857600;
   /// group.initial.rebalance.delay.ms (>= 0): wait for more members before the first

@@ -40,6 +40,9 @@ const std::map<std::string, integer_key, std::less<>>& integer_keys() {
                              [](cfg& c, int64_t v) { c.index_max_bytes = static_cast<int32_t>(v); }}},
     {"index.interval.bytes", {0, int_max, "an integer >= 0",
                               [](cfg& c, int64_t v) { c.index_interval_bytes = static_cast<int32_t>(v); }}},
+    // Replication settings: read by the partition's leader and the controller from the
+    // topic's config, not by its log.
+    {"min.insync.replicas", {1, int_max, "an integer >= 1", [](cfg&, int64_t) {}}},
   };
   return keys;
 }
@@ -79,6 +82,11 @@ outcome<storage::log_config> apply_topic_configs(storage::log_config base, const
         return bad_value(key, value, "delete, compact or compact,delete");
       base.cleanup_delete = del;
       base.cleanup_compact = compact;
+      continue;
+    }
+    if (key == "unclean.leader.election.enable") {
+      if (value != "true" && value != "false")
+        return bad_value(key, value, "true or false");
       continue;
     }
     auto it = integer_keys().find(key);

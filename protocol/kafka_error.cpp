@@ -50,6 +50,9 @@ const char* to_string(kafka_error e) noexcept {
     case kafka_error::unknown_producer_id: return "UNKNOWN_PRODUCER_ID";
     case kafka_error::member_id_required: return "MEMBER_ID_REQUIRED";
     case kafka_error::fenced_instance_id: return "FENCED_INSTANCE_ID";
+    case kafka_error::fenced_leader_epoch: return "FENCED_LEADER_EPOCH";
+    case kafka_error::unknown_leader_epoch: return "UNKNOWN_LEADER_EPOCH";
+    case kafka_error::offset_not_available: return "OFFSET_NOT_AVAILABLE";
     case kafka_error::unknown_server_error: return "UNKNOWN_SERVER_ERROR";
   }
   return "UNKNOWN_SERVER_ERROR";

@@ -1,6 +1,5 @@
 #include "storage/checkpoint_file.hpp"
 
-#include <cerrno>
 #include <sstream>
 
 #include "storage/errc.hpp"
@@ -41,13 +40,12 @@ status write_checkpoint_file(const std::string& path, const offset_checkpoint& o
 }
 
 result<offset_checkpoint> read_checkpoint_file(const std::string& path) {
-  auto text = read_whole_file(path);
-  if (!text) {
-    if (text.error() == std::error_code(ENOENT, std::system_category()))
-      return offset_checkpoint{};
+  auto text = read_file_if_present(path);
+  if (!text)
     return text.error();
-  }
-  return parse_checkpoint(*text);
+  if (!*text)
+    return offset_checkpoint{};
+  return parse_checkpoint(**text);
 }
 
 } // namespace cafka::storage

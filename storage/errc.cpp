@@ -18,6 +18,7 @@ struct category : std::error_category {
       case errc::bad_segment_name: return "not a segment file name";
       case errc::empty_append: return "nothing to append";
       case errc::corrupt_batch: return "stored batch is damaged (CRC mismatch)";
+      case errc::non_contiguous_offsets: return "batch offsets do not continue the log end";
     }
     return "unknown storage error";
   }

@@ -15,6 +15,7 @@ enum class errc {
   bad_segment_name,        ///< a file name that is not a 20-digit offset plus suffix
   empty_append,            ///< append() called without a batch
   corrupt_batch,           ///< a stored batch fails its CRC check (damaged on disk)
+  non_contiguous_offsets,  ///< append_replicated() batches that do not continue the log end densely
 };
 
 const std::error_category& storage_category() noexcept;

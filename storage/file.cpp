@@ -124,7 +124,9 @@ status sync_directory(const std::string& path) {
   return {};
 }
 
-status write_file_atomically(const std::string& path, const std::string& contents) {
+namespace {
+
+status write_then_rename(const std::string& path, const std::string& contents, bool durable) {
   auto tmp = path + ".tmp";
   {
     ::unlink(tmp.c_str());
@@ -133,13 +135,27 @@ status write_file_atomically(const std::string& path, const std::string& content
       return f.error();
     if (auto st = f->append(contents.data(), contents.size()); !st)
       return st;
-    if (auto st = f->sync(); !st)
-      return st;
+    if (durable) {
+      if (auto st = f->sync(); !st)
+        return st;
+    }
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0)
     return last_system_error();
+  if (!durable)
+    return {};
   auto slash = path.find_last_of('/');
   return sync_directory(slash == std::string::npos ? "." : path.substr(0, slash));
+}
+
+} // namespace
+
+status write_file_atomically(const std::string& path, const std::string& contents) {
+  return write_then_rename(path, contents, true);
+}
+
+status replace_file(const std::string& path, const std::string& contents) {
+  return write_then_rename(path, contents, false);
 }
 
 status delete_files(const std::vector<std::string>& paths) {
@@ -163,6 +179,16 @@ result<std::string> read_whole_file(const std::string& path) {
     return got.error();
   out.resize(*got);
   return out;
+}
+
+result<std::optional<std::string>> read_file_if_present(const std::string& path) {
+  auto text = read_whole_file(path);
+  if (!text) {
+    if (text.error() == std::error_code(ENOENT, std::system_category()))
+      return std::optional<std::string>{};
+    return text.error();
+  }
+  return std::optional<std::string>{std::move(*text)};
 }
 
 } // namespace cafka::storage

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,11 +54,18 @@ status sync_directory(const std::string& path);
 /// Writes `contents` to `path` atomically: a temporary file, fsync, rename, fsync of the folder.
 status write_file_atomically(const std::string& path, const std::string& contents);
 
+/// The same without either fsync: a killed process leaves the old or the new file, but a
+/// power loss may leave the old one, or on some file systems an empty one, until the
+/// caller fdatasync()s `path` and fsyncs its folder.
+status replace_file(const std::string& path, const std::string& contents);
+
 /// Unlinks every path (missing files are fine); the first other failure is returned
 /// after trying all.
 status delete_files(const std::vector<std::string>& paths);
 
 /// Reads a whole (small) file.
 result<std::string> read_whole_file(const std::string& path);
+/// The same, but a missing file reads as nothing (for checkpoint files).
+result<std::optional<std::string>> read_file_if_present(const std::string& path);
 
 } // namespace cafka::storage

@@ -15,6 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 constexpr const char* checkpoint_name = "recovery-point-offset-checkpoint";
 constexpr const char* clean_marker_name = ".cafka-clean-shutdown";
+constexpr const char* high_watermark_name = "replication-offset-checkpoint";
 } // namespace
 
 result<std::unique_ptr<log_directory>> log_directory::open(const std::string& root) {
@@ -71,6 +72,14 @@ result<std::unique_ptr<partition_log>> log_directory::open_log(const topic_parti
 
 status log_directory::write_checkpoint(const offset_checkpoint& recovery_points) const {
   return write_checkpoint_file(root_ + '/' + checkpoint_name, recovery_points);
+}
+
+status log_directory::write_high_watermarks(const offset_checkpoint& hw) const {
+  return write_checkpoint_file(root_ + '/' + high_watermark_name, hw);
+}
+
+result<offset_checkpoint> log_directory::read_high_watermarks() const {
+  return read_checkpoint_file(root_ + '/' + high_watermark_name);
 }
 
 status log_directory::mark_clean_shutdown(const offset_checkpoint& recovery_points) const {

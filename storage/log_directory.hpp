@@ -1,9 +1,10 @@
 #pragma once
-// One log.dirs entry: the lock, the partition folders, the recovery-point checkpoint
-// and the clean-shutdown marker.
+// One log.dirs entry: the lock, the partition folders, the recovery-point and high
+// watermark checkpoints and the clean-shutdown marker.
 //
 //   <root>/.lock                              held while open (dir_lock)
 //   <root>/recovery-point-offset-checkpoint   flushed offset per partition
+//   <root>/replication-offset-checkpoint      high watermark per partition (Kafka's name)
 //   <root>/.cafka-clean-shutdown              present only between a clean close and the next open
 //   <root>/<topic>-<partition>/               one partition_log each
 //
@@ -40,6 +41,12 @@ public:
 
   /// Writes the recovery points of the logs (atomically, with fsync: blocking).
   status write_checkpoint(const offset_checkpoint& recovery_points) const;
+  /// Writes the high watermarks of the logs (atomically, with fsync: blocking).
+  status write_high_watermarks(const offset_checkpoint& hw) const;
+  /// The high watermarks last written; a missing file is empty, a damaged one
+  /// corrupt_checkpoint (the caller may start from the log start: the HW only lags).
+  result<offset_checkpoint> read_high_watermarks() const;
+
   /// After every log was closed: writes their final recovery points and the marker
   /// that lets the next open() trust them without a scan. The marker is left out when
   /// a partition on disk is missing from `recovery_points` after an unclean start,

@@ -9,6 +9,7 @@
 #include "protocol/record_batch.hpp"
 #include "storage/errc.hpp"
 #include "storage/file.hpp"
+#include "storage/leader_epoch_cache.hpp"
 #include "storage/segment.hpp"
 #include "storage/segment_name.hpp"
 
@@ -57,8 +58,9 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
       index_bases.push_back(*b);
     } else if (auto b = parse_segment_file_name(name, segment_file::timeindex)) {
       timeindex_bases.push_back(*b);
-    } else if (name.size() > 8 && name.compare(name.size() - 8, 8, deleted_suffix) == 0) {
-      leftovers.push_back(entry.path().string()); // retention's, from before a crash
+    } else if ((name.size() > 8 && name.compare(name.size() - 8, 8, deleted_suffix) == 0)
+               || name == std::string(leader_epoch_file_name) + ".tmp") {
+      leftovers.push_back(entry.path().string()); // retention's or an epoch file's, from before a crash
     }
   }
   if (ec)
@@ -73,6 +75,13 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     f.has_timeindex = std::binary_search(timeindex_bases.begin(), timeindex_bases.end(), f.base);
   }
   report_.segments = logs.size();
+  auto stored = read_leader_epoch_file(epoch_file_path());
+  if (!stored && stored.error() != errc::corrupt_checkpoint)
+    return stored.error();
+  // A damaged file is dropped without a word: the scan rebuilds what it covers, just as
+  // after a crash before the first fsync of a new file.
+  if (stored)
+    epochs_ = *stored;
   if (logs.empty()) {
     auto s = segment::create(dir_, 0, cfg_, now_ms);
     if (!s)
@@ -80,7 +89,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     segments_.push_back(std::move(*s));
     recovery_point_ = 0;
     dir_dirty_ = true;
-    return {};
+    return finish_epochs(stored);
   }
   for (auto& f : logs)
     segments_.push_back(segment::existing(dir_, f.base, f.size, cfg_));
@@ -102,8 +111,15 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
       ++report_.rebuilt_indexes;
     }
   }
+  // The scanned batches replace what the file says about them (Kafka's recovery assigns
+  // them on top of the file instead, which keeps stale entries after a lost write).
+  auto rebuild_epochs = [this](const protocol::batch_header& h) {
+    epochs_.assign(h.leader_epoch, h.base_offset);
+  };
+  if (first_untrusted < segments_.size())
+    epochs_.truncate_from_end(segments_[first_untrusted]->base_offset());
   for (size_t i = first_untrusted; i < segments_.size(); ++i) {
-    auto r = segments_[i]->recover();
+    auto r = segments_[i]->recover(rebuild_epochs);
     if (!r)
       return r.error();
     ++report_.recovered_segments;
@@ -119,7 +135,8 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   auto& active = *segments_.back();
   if (!active.next_offset()) { // trusted after a clean shutdown
     if (!active.load_tail()) {
-      auto r = active.recover();
+      epochs_.truncate_from_end(active.base_offset());
+      auto r = active.recover(rebuild_epochs);
       if (!r)
         return r.error();
       ++report_.recovered_segments;
@@ -128,12 +145,40 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   }
   recovery_point_ = std::clamp(clean_shutdown ? log_end_offset() : recovery_point,
                                log_start_offset(), log_end_offset());
+  if (auto st = finish_epochs(stored); !st)
+    return st;
   // After an unclean shutdown what recovery kept is in the files, but maybe only in the page
   // cache: the previous owner's fsyncs after its last checkpoint are unknown here. Sync it now,
   // so that the recovery point covers all that survived and a power loss later cannot take
   // records acknowledged before the crash (found by the simulation's scenario runner).
   if (!clean_shutdown && recovery_point_ < log_end_offset())
     return flush();
+  return {};
+}
+
+// Trims the loaded epochs to the log as opened, and rewrites the file if that or the scan
+// changed them (the flush at the end of an unclean open makes it durable).
+status partition_log::finish_epochs(const result<leader_epoch_cache>& stored) {
+  epochs_.truncate_from_end(log_end_offset());
+  epochs_.truncate_from_start(log_start_offset());
+  if (stored && *stored == epochs_)
+    return {};
+  return save_epochs();
+}
+
+std::string partition_log::epoch_file_path() const {
+  return dir_ + '/' + leader_epoch_file_name;
+}
+
+// Without fsync (see the header): prepare_flush() makes it durable, or retries it.
+status partition_log::save_epochs() {
+  auto st = replace_file(epoch_file_path(), format_leader_epoch_checkpoint(epochs_));
+  if (!st) {
+    epoch_file_ = epoch_file_state::stale;
+    return st;
+  }
+  epoch_file_ = epoch_file_state::unsynced;
+  dir_dirty_ = true; // the rename
   return {};
 }
 
@@ -176,7 +221,22 @@ size_t partition_log::segment_index_for(int64_t offset) const noexcept {
   return it == segments_.begin() ? 0 : static_cast<size_t>(it - segments_.begin()) - 1;
 }
 
+result<append_info> partition_log::append(std::vector<char>& batches, int64_t now_ms, int32_t leader_epoch) {
+  return append_batches(batches, now_ms, leader_epoch, true);
+}
+
 result<append_info> partition_log::append(std::vector<char>& batches, int64_t now_ms) {
+  return append_batches(batches, now_ms, -1, true);
+}
+
+result<append_info> partition_log::append_replicated(std::vector<char>& batches, int64_t now_ms) {
+  return append_batches(batches, now_ms, -1, false);
+}
+
+// Either assigns offsets (rewriting base offsets, stamping `stamp_epoch` if >= 0) or
+// checks that the batches carry the next offsets already (a follower's copy).
+result<append_info> partition_log::append_batches(std::vector<char>& batches, int64_t now_ms,
+                                                  int32_t stamp_epoch, bool assign_offsets) {
   if (batches.empty())
     return errc::empty_append;
   // Validate everything before writing anything: an append is all or nothing.
@@ -190,7 +250,12 @@ result<append_info> partition_log::append(std::vector<char>& batches, int64_t no
       return h.error();
     if (h->total_size() > static_cast<size_t>(cfg_.max_message_bytes))
       return errc::batch_too_large;
-    protocol::set_base_offset(batches.data() + at, next);
+    if (assign_offsets)
+      protocol::set_base_offset(batches.data() + at, next);
+    else if (h->base_offset != next)
+      return errc::non_contiguous_offsets;
+    if (stamp_epoch >= 0)
+      protocol::set_leader_epoch(batches.data() + at, stamp_epoch);
     next += int64_t{h->last_offset_delta} + 1;
     info.max_timestamp = std::max(info.max_timestamp, h->max_timestamp);
     info.records += static_cast<size_t>(h->record_count);
@@ -210,7 +275,32 @@ result<append_info> partition_log::append(std::vector<char>& batches, int64_t no
   if (unflushed_records_ == 0)
     first_unflushed_ms_ = now_ms;
   unflushed_records_ += static_cast<int64_t>(info.records);
+  bool epochs_changed = stamp_epoch >= 0
+                          ? epochs_.assign(stamp_epoch, info.first_offset)
+                          : assign_epochs(protocol::bytes_view(batches.data(), batches.size()));
+  if (epochs_changed)
+    (void) save_epochs(); // a failure is retried by prepare_flush(): the records are in
   return info;
+}
+
+// Kafka's per-batch assign of partition_leader_epoch; headers only, validated above.
+bool partition_log::assign_epochs(protocol::bytes_view batches) {
+  bool changed = false;
+  while (!batches.empty()) {
+    auto h = protocol::read_batch_header(batches);
+    if (!h)
+      break;
+    changed |= epochs_.assign(h->leader_epoch, h->base_offset);
+    batches.remove_prefix(std::min(h->total_size(), batches.size()));
+  }
+  return changed;
+}
+
+bool partition_log::assign_leader_epoch(int32_t epoch) {
+  if (!epochs_.assign(epoch, log_end_offset()))
+    return false;
+  (void) save_epochs();
+  return true;
 }
 
 // Kafka's LogSegment.shouldRoll: the segment would grow past segment.bytes, its first
@@ -307,29 +397,52 @@ partition_log::offset_for_timestamp(int64_t timestamp) {
 }
 
 status partition_log::truncate_to(int64_t offset) {
-  if (offset >= log_end_offset())
-    return {};
-  if (offset <= log_start_offset()) {
-    // Kafka's truncateFullyAndStartAt: nothing survives, the log restarts at `offset`.
-    for (auto& s : segments_)
-      if (auto st = s->remove(); !st)
+  if (offset < log_end_offset()) {
+    if (offset <= log_start_offset()) {
+      // Kafka's truncateFullyAndStartAt: nothing survives, the log restarts at `offset`.
+      if (auto st = restart_at(std::max<int64_t>(offset, 0)); !st)
         return st;
-    segments_.clear();
-    auto s = segment::create(dir_, std::max<int64_t>(offset, 0), cfg_, 0);
-    if (!s)
-      return s.error();
-    segments_.push_back(std::move(*s));
-  } else {
-    while (segments_.back()->base_offset() >= offset) {
-      if (auto st = segments_.back()->remove(); !st)
+    } else {
+      while (segments_.back()->base_offset() >= offset) {
+        if (auto st = segments_.back()->remove(); !st)
+          return st;
+        segments_.pop_back();
+      }
+      if (auto st = segments_.back()->truncate_to(offset); !st)
         return st;
-      segments_.pop_back();
     }
-    if (auto st = segments_.back()->truncate_to(offset); !st)
-      return st;
+    dir_dirty_ = true;
+    recovery_point_ = std::min(recovery_point_, log_end_offset());
   }
+  // Also without truncation: an epoch assigned at the log end has no records yet.
+  if (epochs_.truncate_from_end(log_end_offset()))
+    (void) save_epochs();
+  return {};
+}
+
+status partition_log::truncate_fully_and_start_at(int64_t offset) {
+  if (offset < 0)
+    return errc::offset_out_of_range;
+  if (auto st = restart_at(offset); !st)
+    return st;
   dir_dirty_ = true;
   recovery_point_ = std::min(recovery_point_, log_end_offset());
+  if (!epochs_.entries().empty()) {
+    epochs_.clear();
+    (void) save_epochs();
+  }
+  return {};
+}
+
+status partition_log::restart_at(int64_t offset) {
+  for (auto& s : segments_)
+    if (auto st = s->remove(); !st)
+      return st;
+  segments_.clear();
+  auto s = segment::create(dir_, offset, cfg_, 0);
+  if (!s)
+    return s.error();
+  segments_.push_back(std::move(*s));
   return {};
 }
 
@@ -364,6 +477,8 @@ result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_
     dir_dirty_ = true;
   }
   recovery_point_ = std::max(recovery_point_, log_start_offset());
+  if (!deleted.empty() && epochs_.truncate_from_start(log_start_offset()))
+    (void) save_epochs();
   return deleted;
 }
 
@@ -385,6 +500,17 @@ bool partition_log::flush_due(int64_t now_ms) const noexcept {
 
 result<flush_job> partition_log::prepare_flush() {
   flush_job job;
+  if (epoch_file_ == epoch_file_state::stale) {
+    if (auto st = save_epochs(); !st)
+      return st.error();
+  }
+  if (epoch_file_ == epoch_file_state::unsynced) {
+    auto f = file::open(epoch_file_path(), file::mode::read_only);
+    if (!f)
+      return f.error();
+    job.files_.push_back(std::move(*f)); // the folder follows: save_epochs() made it dirty
+    epoch_file_ = epoch_file_state::synced;
+  }
   for (size_t i = segment_index_for(recovery_point_); i < segments_.size(); ++i)
     if (auto st = segments_[i]->prepare_flush(job.files_); !st)
       return st.error();

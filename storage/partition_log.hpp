@@ -3,8 +3,10 @@
 // which (the active segment) takes appends.
 //
 //   append    validates each batch (length, magic 2, CRC-32C, size limit), assigns
-//             offsets by rewriting base offsets only, and writes the whole buffer with
-//             one write(): once it returns, the bytes are in the operating system.
+//             offsets by rewriting base offsets (and stamps the leader epoch, both
+//             outside the CRC), and writes the whole buffer with one write(): once it
+//             returns, the bytes are in the operating system. A follower's
+//             append_replicated writes the leader's bytes as they are.
 //   read      whole batches from the one holding the requested offset.
 //   flush     fdatasync()s what the flush policy asks for and advances the recovery
 //             point, the offset below which the log is known to be on disk.
@@ -13,7 +15,25 @@
 // shutdown) and scans the rest with CRC checks: the first torn or corrupt batch and
 // everything after it is truncated away, and missing or damaged indexes are rebuilt.
 //
-// Not thread-safe and blocking: one owner calls it, off any latency-sensitive thread.
+// Leader epochs (Kafka's KIP-101): the log keeps a leader_epoch_cache built from the
+// partition_leader_epoch of the batches it stores, in <dir>/leader-epoch-checkpoint.
+//   * Every change (append, assign_leader_epoch, truncation, retention) rewrites the file
+//     at once by temporary file + rename, but without fsync: that costs no device wait
+//     on the append path and happens about once per leader change. A killed process
+//     thus leaves the current file. The next flush (prepare_flush/flush_job, flush,
+//     close) fdatasync()s it and the folder, like the segments. A power loss before that
+//     leaves the previous file, which opening corrects, or (on some file systems) an
+//     empty one, handled as damaged.
+//   * Opening loads the file (missing: empty; damaged: ignored, nothing logged), drops
+//     its entries from the first scanned segment on and assigns them again from the
+//     scanned batches, then trims it to [log start, log end]. So a lost or damaged file
+//     is rebuilt where the log was scanned; epochs of trusted segments are lost then, as
+//     in Kafka.
+//   * If writing the file fails, the change stays in memory and prepare_flush() retries
+//     the write, reporting its error: append never fails because of the epoch file.
+//
+// Not thread-safe and blocking: one owner calls it. Only open(), flush(), close() and
+// flush_job::run() wait for the device (fsync); the rest blocks in plain reads and writes.
 
 #include <cstdint>
 #include <memory>
@@ -21,8 +41,10 @@
 #include <string>
 #include <vector>
 
+#include "protocol/batch_header.hpp"
 #include "protocol/result.hpp"
 #include "storage/file.hpp"
+#include "storage/leader_epoch_cache.hpp"
 #include "storage/log_config.hpp"
 #include "storage/retention.hpp"
 
@@ -85,8 +107,21 @@ public:
   partition_log(const partition_log&) = delete;
   partition_log& operator=(const partition_log&) = delete;
 
-  /// Appends one or more v2 batches, rewriting their base offsets in place.
+  /// Appends one or more v2 batches, rewriting their base offsets in place, and stamps
+  /// `leader_epoch` into each batch's partition_leader_epoch when it is >= 0 (the
+  /// leader's append). The epoch cache is assigned from each batch's final
+  /// partition_leader_epoch (negative ones are skipped), so that a recovery scan of the
+  /// same bytes rebuilds the same cache.
+  result<append_info> append(std::vector<char>& batches, int64_t now_ms, int32_t leader_epoch);
+  /// The same without stamping (leader_epoch = -1).
   result<append_info> append(std::vector<char>& batches, int64_t now_ms);
+  /// A follower's append of the leader's bytes: validated as append() does, but nothing
+  /// is rewritten. The first batch must start at log_end_offset() and each next one
+  /// right after the previous, else non_contiguous_offsets and nothing is written.
+  result<append_info> append_replicated(std::vector<char>& batches, int64_t now_ms);
+  /// A new leader's assign(epoch, log end) (Kafka's makeLeader). True if it changed.
+  bool assign_leader_epoch(int32_t epoch);
+  const leader_epoch_cache& epoch_cache() const noexcept { return epochs_; }
 
   /// Bytes of whole batches starting with the batch that holds `offset`: at most
   /// `max_bytes` unless the first batch alone is larger, none at or beyond `end_offset`
@@ -122,8 +157,14 @@ public:
   };
   result<std::optional<timestamp_offset>> offset_for_timestamp(int64_t timestamp);
 
-  /// Removes every record at or after `offset` (whole batches; see segment).
+  /// Removes every record at or after `offset` (whole batches; see segment), and the
+  /// epochs starting at or after the new log end (also when `offset` >= the log end:
+  /// an assigned epoch without records goes, as in Kafka). At or below the log start,
+  /// the log restarts empty at `offset`.
   status truncate_to(int64_t offset);
+  /// Kafka's truncateFullyAndStartAt: every segment and epoch goes, and the log
+  /// continues empty at `offset` (a follower behind its leader's log start).
+  status truncate_fully_and_start_at(int64_t offset);
 
   /// Removes the segments that retention selects from the log (their files renamed to
   /// *.deleted for the caller to unlink); returns them, oldest first.
@@ -158,6 +199,13 @@ private:
   status roll(int64_t now_ms);
   result<bool> should_roll(size_t append_bytes, int64_t last_offset, int64_t now_ms);
   status delete_segments_after(size_t index);
+  status finish_epochs(const result<leader_epoch_cache>& stored);
+  result<append_info> append_batches(std::vector<char>& batches, int64_t now_ms, int32_t stamp_epoch,
+                                     bool assign_offsets);
+  bool assign_epochs(protocol::bytes_view batches);
+  status save_epochs();
+  status restart_at(int64_t offset);
+  std::string epoch_file_path() const;
   size_t segment_index_for(int64_t offset) const noexcept;
 
   std::string dir_;
@@ -168,6 +216,10 @@ private:
   int64_t first_unflushed_ms_ = -1;
   bool dir_dirty_ = false;
   recovery_report report_;
+  leader_epoch_cache epochs_;
+  /// The epoch file against epochs_: current and durable, current but not fsynced, or
+  /// not written (a failed write: prepare_flush() retries).
+  enum class epoch_file_state { synced, unsynced, stale } epoch_file_ = epoch_file_state::synced;
 };
 
 } // namespace cafka::storage

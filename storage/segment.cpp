@@ -192,7 +192,7 @@ static result<uint64_t> walk_batches(const file& log, uint64_t size, uint64_t fr
   return pos;
 }
 
-result<scan_summary> segment::recover() {
+result<scan_summary> segment::recover(const std::function<void(const batch_header&)>& on_batch) {
   if (auto st = open_log_file(); !st)
     return st.error();
   // Without the sanity check: everything is rebuilt below anyway.
@@ -219,6 +219,8 @@ result<scan_summary> segment::recover() {
                                 || h.last_offset() - base_offset_ > INT32_MAX)
                               return false;
                             index_batch(h, pos);
+                            if (on_batch)
+                              on_batch(h);
                             expected = h.next_offset();
                             ++summary.batches;
                             return true;

@@ -11,6 +11,7 @@
 // Not thread-safe: the owning partition_log calls everything.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,8 +59,9 @@ public:
   std::optional<int64_t> next_offset() const noexcept { return next_offset_; }
 
   /// Scans every batch from position 0, checking length, magic, offsets and CRC;
-  /// truncates the file at the first bad batch and rebuilds both indexes.
-  result<scan_summary> recover();
+  /// truncates the file at the first bad batch and rebuilds both indexes. `on_batch`
+  /// sees the header of each good batch, in order (the log rebuilds leader epochs).
+  result<scan_summary> recover(const std::function<void(const protocol::batch_header&)>& on_batch = {});
   /// For a segment trusted after a clean shutdown that becomes the active one: loads its
   /// indexes and walks the headers after the last index entry to learn next_offset().
   status load_tail();

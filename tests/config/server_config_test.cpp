@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port",
                     "group.min.session.timeout.ms", "group.max.session.timeout.ms"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 34u);
+  BOOST_TEST(names.size() == 39u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -354,6 +354,11 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"auto.create.topics.enable", "yes"},
     {"delete.topic.enable", "on"},
     {"replica.lag.time.max.ms", "0"},
+    {"replica.fetch.wait.max.ms", "-1"},
+    {"replica.fetch.max.bytes", "0"},
+    {"replica.fetch.backoff.ms", "-1"},
+    {"replica.high.watermark.checkpoint.interval.ms", "0"},
+    {"unclean.leader.election.enable", "maybe"},
     {"socket.request.max.bytes", "0"},
     {"group.initial.rebalance.delay.ms", "-1"},
     {"group.min.session.timeout.ms", "-1"},

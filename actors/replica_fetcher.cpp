@@ -1,0 +1,348 @@
+#include "actors/replica_fetcher.hpp"
+
+#include <chrono>
+#include <map>
+#include <optional>
+
+#include <caf/all.hpp>
+#include <caf/io/middleman.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/log_line.hpp"
+#include "actors/node_actor.hpp"
+
+namespace cafka {
+
+namespace {
+
+constexpr auto connect_timeout = std::chrono::seconds(5);
+/// Beyond the long poll's own wait: how long an answer may take before the leader counts as lost.
+constexpr auto fetch_grace = std::chrono::seconds(10);
+constexpr auto local_timeout = std::chrono::seconds(30);
+
+enum class phase { truncating, fetching, fenced };
+
+struct followed {
+  partition_actor local;
+  int32_t leader_epoch = 0;
+  phase state = phase::truncating;
+  bool busy = false; ///< a truncation step or an append is under way
+  int64_t fetch_offset = 0;
+  int64_t log_start_offset = 0;
+  caf::actor_clock::time_point not_before{}; ///< retry after an error
+};
+
+struct fetcher_state {
+  static inline const char* name = "cafka.replica_fetcher";
+  replica_fetcher_config cfg;
+  std::string host;
+  uint16_t port = 0;
+  std::optional<node_actor> leader;
+  caf::actor_addr lost_leader; ///< the proxy of the last lost connection
+  bool connecting = false;
+  bool fetch_in_flight = false;
+  caf::actor_clock::time_point connect_not_before{};
+  bool retry_armed = false;
+  std::map<topic_partition, followed> partitions;
+};
+
+using self_ptr = caf::stateful_actor<fetcher_state>*;
+
+void step(self_ptr self);
+
+std::chrono::milliseconds backoff(self_ptr self) { return std::chrono::milliseconds(self->state.cfg.backoff_ms); }
+
+// Runs step() again after the back-off (once, however many waits ask for it).
+void retry_later(self_ptr self) {
+  if (self->state.retry_armed)
+    return;
+  self->state.retry_armed = true;
+  self->delayed_send(self, backoff(self), caf::tick_atom_v);
+}
+
+void lose_leader(self_ptr self, const std::string& why) {
+  auto& st = self->state;
+  if (st.leader) {
+    log_line("broker %d: replica fetcher from broker %d: %s", st.cfg.broker_id, st.cfg.leader_id, why.c_str());
+    st.lost_leader = st.leader->address();
+    st.leader.reset();
+  }
+  st.connect_not_before = self->clock().now() + backoff(self);
+  retry_later(self);
+}
+
+void connect(self_ptr self) {
+  auto& st = self->state;
+  if (st.connecting || st.port == 0 || self->clock().now() < st.connect_not_before)
+    return;
+  st.connecting = true;
+  auto mm = self->system().middleman().actor_handle();
+  auto failed = [=](const std::string& why) {
+    self->state.connecting = false;
+    log_line("broker %d: cannot reach leader broker %d at %s:%u (%s)", self->state.cfg.broker_id,
+             self->state.cfg.leader_id, self->state.host.c_str(), static_cast<unsigned>(self->state.port), why.c_str());
+    self->state.connect_not_before = self->clock().now() + backoff(self);
+    retry_later(self);
+  };
+  self->request(mm, connect_timeout, caf::connect_atom_v, st.host, st.port)
+    .then(
+      [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
+        auto& st = self->state;
+        if (!ptr || !self->system().assignable<node_actor>(ifs)) {
+          failed("no cafka node at its caf.port");
+          return;
+        }
+        if (caf::actor_cast<caf::actor_addr>(ptr) == st.lost_leader) {
+          failed("the middleman's cached proxy of the lost connection");
+          return;
+        }
+        st.connecting = false;
+        auto node = caf::actor_cast<node_actor>(std::move(ptr));
+        self->monitor(node);
+        st.leader = node;
+        step(self);
+      },
+      [=](caf::error& err) { failed(describe(err)); });
+}
+
+void wait_partition(self_ptr self, const topic_partition& tp) {
+  auto it = self->state.partitions.find(tp);
+  if (it == self->state.partitions.end())
+    return;
+  it->second.busy = false;
+  it->second.not_before = self->clock().now() + backoff(self);
+  retry_later(self);
+}
+
+// The entry for `tp` if it still follows at `epoch` (a follow message may have replaced it).
+followed* current(self_ptr self, const topic_partition& tp, int32_t epoch) {
+  auto it = self->state.partitions.find(tp);
+  if (it == self->state.partitions.end() || it->second.leader_epoch != epoch)
+    return nullptr;
+  return &it->second;
+}
+
+void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int32_t asked);
+
+// The local replica truncated by the leader's answer: fetch from its new end, or ask again.
+void truncated(self_ptr self, const topic_partition& tp, int32_t epoch, const truncation_done& done) {
+  auto* f = current(self, tp, epoch);
+  if (f == nullptr)
+    return;
+  if (done.ask_again) {
+    ask_epoch_end(self, tp, epoch, done.next_epoch);
+    return;
+  }
+  f->busy = false;
+  f->state = phase::fetching;
+  f->fetch_offset = done.log_end_offset;
+  step(self);
+}
+
+void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int32_t asked) {
+  auto& st = self->state;
+  if (!st.leader) {
+    wait_partition(self, tp);
+    return;
+  }
+  self->request(*st.leader, connect_timeout, epoch_end_atom_v, tp, epoch, asked)
+    .then(
+      [=](epoch_end_answer& answer) {
+        auto* f = current(self, tp, epoch);
+        if (f == nullptr)
+          return;
+        if (answer.error == protocol::wire_code(kafka_error::fenced_leader_epoch)) {
+          f->busy = false;
+          f->state = phase::fenced;
+          return;
+        }
+        if (answer.error != 0) { // not leading (yet), or an epoch it has not learned yet
+          wait_partition(self, tp);
+          return;
+        }
+        self->request(f->local, local_timeout, truncate_atom_v, answer)
+          .then([=](truncation_done& done) { truncated(self, tp, epoch, done); },
+                [=](caf::error& err) {
+                  log_line("broker %d: truncating %s-%d failed: %s", self->state.cfg.broker_id, tp.topic.c_str(),
+                           tp.partition, describe(err).c_str());
+                  wait_partition(self, tp);
+                });
+      },
+      [=](caf::error& err) {
+        wait_partition(self, tp);
+        lose_leader(self, "OffsetForLeaderEpoch failed: " + describe(err));
+      });
+}
+
+void start_truncation(self_ptr self, const topic_partition& tp, followed& f) {
+  f.busy = true;
+  auto epoch = f.leader_epoch;
+  self->request(f.local, local_timeout, replica_fetch_atom_v)
+    .then(
+      [=](replica_position& pos) {
+        if (auto* g = current(self, tp, epoch)) {
+          g->log_start_offset = pos.log_start_offset;
+          ask_epoch_end(self, tp, epoch, pos.latest_epoch);
+        }
+      },
+      [=](caf::error&) { wait_partition(self, tp); });
+}
+
+// One partition's answer: append it (or restart it after OFFSET_OUT_OF_RANGE); `done` once
+// the local replica has it.
+void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch, int64_t asked_offset,
+                 std::function<void()> done) {
+  auto* f = current(self, r.tp, epoch);
+  if (f == nullptr || f->state != phase::fetching) {
+    done();
+    return;
+  }
+  auto tp = r.tp;
+  auto moved = [=](replica_position& pos) {
+    if (auto* g = current(self, tp, epoch)) {
+      g->fetch_offset = pos.log_end_offset;
+      g->log_start_offset = pos.log_start_offset;
+    }
+    done();
+  };
+  auto failed = [=](caf::error& err) {
+    log_line("broker %d: replicating %s-%d: %s", self->state.cfg.broker_id, tp.topic.c_str(), tp.partition,
+             describe(err).c_str());
+    if (auto* g = current(self, tp, epoch)) {
+      g->state = phase::truncating; // find our position again
+      g->not_before = self->clock().now() + backoff(self);
+    }
+    done();
+  };
+  if (r.error == 0) {
+    self->request(f->local, local_timeout, replica_append_atom_v, epoch, asked_offset, std::move(r.records),
+                  r.high_watermark, r.log_start_offset)
+      .then(moved, failed);
+  } else if (r.error == protocol::wire_code(kafka_error::offset_out_of_range)) {
+    self->request(f->local, local_timeout, truncate_atom_v, r.log_start_offset, r.log_end_offset).then(moved, failed);
+  } else if (r.error == protocol::wire_code(kafka_error::fenced_leader_epoch)) {
+    f->state = phase::fenced; // the leader moved on: wait for the node's next follow message
+    done();
+  } else {
+    f->not_before = self->clock().now() + backoff(self);
+    retry_later(self);
+    done();
+  }
+}
+
+void fetch(self_ptr self) {
+  auto& st = self->state;
+  auto now = self->clock().now();
+  replica_fetch_request req;
+  req.replica_id = st.cfg.broker_id;
+  req.max_wait_ms = st.cfg.fetch_wait_max_ms;
+  for (auto& [tp, f] : st.partitions)
+    if (f.state == phase::fetching && !f.busy && f.not_before <= now)
+      req.partitions.push_back({tp, f.leader_epoch, f.fetch_offset, f.log_start_offset, st.cfg.fetch_max_bytes});
+  if (req.partitions.empty())
+    return;
+  st.fetch_in_flight = true;
+  auto asked = req.partitions;
+  for (auto& p : asked)
+    st.partitions[p.tp].busy = true;
+  auto timeout = std::chrono::milliseconds(req.max_wait_ms) + fetch_grace;
+  auto release = [=] {
+    for (auto& p : asked)
+      if (auto* f = current(self, p.tp, p.leader_epoch))
+        f->busy = false;
+    self->state.fetch_in_flight = false;
+  };
+  self->request(*st.leader, timeout, replica_fetch_atom_v, std::move(req))
+    .then(
+      [=](replica_fetch_result& res) {
+        auto outstanding = std::make_shared<size_t>(res.partitions.size() + 1);
+        auto one_done = [=] {
+          if (--*outstanding == 0) {
+            release();
+            step(self);
+          }
+        };
+        for (auto& r : res.partitions) {
+          auto p = std::find_if(asked.begin(), asked.end(), [&](auto& a) { return a.tp == r.tp; });
+          if (p == asked.end()) {
+            one_done();
+            continue;
+          }
+          take_answer(self, r, p->leader_epoch, p->fetch_offset, one_done);
+        }
+        one_done();
+      },
+      [=](caf::error& err) {
+        release();
+        lose_leader(self, "fetch failed: " + describe(err));
+      });
+}
+
+void step(self_ptr self) {
+  auto& st = self->state;
+  if (st.partitions.empty())
+    return;
+  if (!st.leader) {
+    connect(self);
+    return;
+  }
+  auto now = self->clock().now();
+  bool waiting = false;
+  for (auto& [tp, f] : st.partitions) {
+    if (f.busy || f.state != phase::truncating)
+      continue;
+    if (f.not_before > now) {
+      waiting = true;
+      continue;
+    }
+    start_truncation(self, tp, f);
+  }
+  if (!st.fetch_in_flight)
+    fetch(self);
+  for (auto& [tp, f] : st.partitions)
+    waiting = waiting || (f.state == phase::fetching && !f.busy && f.not_before > now);
+  if (waiting)
+    retry_later(self);
+}
+
+caf::behavior replica_fetcher(self_ptr self, replica_fetcher_config cfg) {
+  self->state.cfg = cfg;
+  self->set_down_handler([=](caf::down_msg& msg) {
+    if (self->state.leader && msg.source == self->state.leader->address())
+      lose_leader(self, "connection lost");
+  });
+  return {
+    [=](follow_atom, std::vector<followed_partition>& wanted, std::string& host, uint16_t port) {
+      auto& st = self->state;
+      if (host != st.host || port != st.port) {
+        st.host = std::move(host);
+        st.port = port;
+        st.leader.reset();
+        st.connect_not_before = {};
+      }
+      std::map<topic_partition, followed> next;
+      for (auto& w : wanted) {
+        auto old = st.partitions.find(w.tp);
+        if (old != st.partitions.end() && old->second.leader_epoch == w.leader_epoch
+            && old->second.local.address() == w.local.address())
+          next.emplace(w.tp, std::move(old->second));
+        else
+          next.emplace(w.tp, followed{w.local, w.leader_epoch});
+      }
+      st.partitions = std::move(next);
+      step(self);
+    },
+    [=](caf::tick_atom) {
+      self->state.retry_armed = false;
+      step(self);
+    },
+  };
+}
+
+} // namespace
+
+caf::actor spawn_replica_fetcher(caf::actor_system& sys, replica_fetcher_config cfg) {
+  return sys.spawn(replica_fetcher, std::move(cfg));
+}
+
+} // namespace cafka
