@@ -222,6 +222,9 @@ caf::error topic_error(std::error_code ec, const topic_spec& spec, size_t live) 
                                                                 + " live broker(s)"));
   if (ec == errc::inconsistent_racks)
     return caf::make_error(kafka_error::invalid_replica_assignment, ec.message());
+  if (ec == errc::invalid_replica_assignment)
+    return caf::make_error(kafka_error::invalid_replica_assignment,
+                           "replica assignments must list live brokers, each once, equally many per partition");
   return caf::make_error(kafka_error::unknown_server_error, "coordinator: " + ec.message());
 }
 
@@ -316,7 +319,9 @@ void write_new_topic(self_ptr self, caf::typed_response_promise<topic_descriptio
   auto& st = self->state;
   auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
   auto live = st.view.broker_ids().size();
-  auto placed = cluster::place_new_topic(st.view, spec.name, spec.partitions, spec.replication_factor, epoch);
+  auto placed = spec.assignments.empty()
+                  ? cluster::place_new_topic(st.view, spec.name, spec.partitions, spec.replication_factor, epoch)
+                  : cluster::assign_new_topic(st.view, spec.name, spec.assignments, epoch);
   if (!placed) {
     rp.deliver(topic_error(placed.error(), spec, live));
     return;
@@ -347,6 +352,10 @@ caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool
     return caf::make_error(kafka_error::invalid_topic_exception, *why);
   if (spec.name == cluster::offsets_topic_name) // created by ensure_offsets_topic only
     return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
+  if (!spec.assignments.empty()) { // a manual assignment gives both
+    spec.partitions = static_cast<int32_t>(spec.assignments.size());
+    spec.replication_factor = static_cast<int16_t>(spec.assignments.front().size());
+  }
   if (spec.partitions == -1)
     spec.partitions = cfg.num_partitions;
   if (spec.replication_factor == -1)

@@ -56,6 +56,8 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply);
+/// OffsetForLeaderEpoch (kafka_serve_epoch.cpp): answered by the node actor per partition.
+void serve(const kafka_services& s, wire::offset_for_leader_epoch_request&& req, const kafka_reply& reply);
 
 // The consumer group APIs (kafka_serve_group.cpp): answered here or by the group's actor.
 void serve(const kafka_services& s, wire::find_coordinator_request&& req, const kafka_reply& reply);

@@ -115,7 +115,9 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
         continue;
       }
       done->expect();
-      s.self->request(route->second, partition_timeout, list_offsets_atom_v, part.timestamp)
+      // v4+ names the leader epoch the client knows (-1 before: not checked). The answer's
+      // leader_epoch stays -1 ("unknown"): offset_answer carries no epoch.
+      s.self->request(route->second, partition_timeout, list_offsets_atom_v, part.timestamp, part.current_leader_epoch)
         .then(
           [done, t, p](offset_answer& a) {
             auto& out = done->response.topics[t].partitions[p];
@@ -123,8 +125,8 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
             out.timestamp = a.timestamp;
             done->arrive();
           },
-          [done, t, p](caf::error& err) {
-            done->response.topics[t].partitions[p].error_code = code_of(err);
+          [done, t, p, version](caf::error& err) {
+            done->response.topics[t].partitions[p].error_code = wire::list_offsets_error_code(code_of(err), version);
             done->arrive();
           });
     }

@@ -44,6 +44,7 @@ struct watch_mark {
   int64_t valid_until = 0;   ///< ms; the partition keeps the watch at least this long
   int64_t high_watermark = -1;
   int64_t log_start_offset = -1;
+  int32_t leader_epoch = -1; ///< the fetch's current_leader_epoch, which the partition checked
 };
 
 struct fetch_poll {
@@ -256,8 +257,10 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
       continue;
     auto mark = conn.armed.find(t.tp);
     if (wait && mark != conn.armed.end() && mark->second.partition == t.actor->address()
-        && mark->second.offset == t.request.offset && mark->second.valid_until >= now + poll->max_wait_ms) {
-      // Nothing new here since the watch was set, or it would have fired.
+        && mark->second.offset == t.request.offset && mark->second.valid_until >= now + poll->max_wait_ms
+        && mark->second.leader_epoch == t.request.current_leader_epoch) {
+      // Nothing new here since the watch was set, or it would have fired. (Another leader
+      // epoch is asked again: the partition may refuse it, FENCED or UNKNOWN_LEADER_EPOCH.)
       auto& out = poll->slot(i);
       out.high_watermark = out.last_stable_offset = mark->second.high_watermark;
       out.log_start_offset = mark->second.log_start_offset;
@@ -277,7 +280,8 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
           if (auto conn = sp->polls->find_connection(key)) {
             auto& tp = poll->targets[i].tp;
             if (req.max_wait_ms > 0 && r.records.size() < static_cast<size_t>(req.min_bytes))
-              conn->armed[tp] = watch_mark{partition, req.offset, valid_until, r.high_watermark, r.log_start_offset};
+              conn->armed[tp] = watch_mark{partition, req.offset, valid_until, r.high_watermark,
+                                           r.log_start_offset, req.current_leader_epoch};
             else
               conn->armed.erase(tp);
           }

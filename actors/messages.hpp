@@ -157,12 +157,15 @@ struct topic_spec {
   int32_t partitions = -1;
   int16_t replication_factor = -1;
   std::map<std::string, std::string> configs;
+  /// Manual replica assignment (element p: partition p's brokers, preferred leader first);
+  /// when given, partitions and replication_factor follow from it.
+  std::vector<std::vector<int32_t>> assignments;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, topic_spec& x) {
   return f(caf::meta::type_name("topic_spec"), x.name, x.partitions, x.replication_factor,
-           x.configs);
+           x.configs, x.assignments);
 }
 
 struct topic_description {

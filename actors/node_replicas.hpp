@@ -23,6 +23,13 @@ std::optional<replica_role> role_in_view(const cluster::cluster_view& view, cons
 /// The node's replica fetchers, one per leader broker.
 class replica_fetchers {
 public:
+  replica_fetchers() = default;
+  replica_fetchers(const replica_fetchers&) = delete;
+  replica_fetchers& operator=(const replica_fetchers&) = delete;
+  /// Stops every fetcher: they must not outlive the node actor that owns them (a killed
+  /// node actor, as in a crash, runs no shutdown handler).
+  ~replica_fetchers() { stop_all(); }
+
   /// Gives each leader's fetcher the followers of `roles` that it leads (spawning fetchers
   /// for new leaders, stopping those left with nothing); leaders that are not live in the
   /// view get none: their followers wait for the next leader.

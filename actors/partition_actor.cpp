@@ -198,6 +198,15 @@ void start_flush(self_ptr self) {
       });
 }
 
+} // namespace
+
+void flush_if_due(partition_self self) {
+  if (self->state.log->flush_due(self->state.ctx.now_ms()))
+    start_flush(self);
+}
+
+namespace {
+
 void arm_flush_tick(self_ptr self) {
   auto ms = self->state.log->config().flush_interval_ms;
   if (ms < max_flush_tick_ms)

@@ -81,6 +81,8 @@ void serve_waiting_fetches(partition_self self);
 void arm_deadline_timer(partition_self self, caf::actor_clock::time_point deadline);
 /// Answers every parked fetch and drops every watch with `err` (the replica stopped leading).
 void fail_waiting_fetches(partition_self self, const caf::error& err);
+/// Hands an fsync to the I/O worker if the flush policy wants one now.
+void flush_if_due(partition_self self);
 
 // -- partition_leader.cpp --
 

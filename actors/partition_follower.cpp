@@ -59,8 +59,7 @@ caf::result<replica_position> append_replicated(partition_self self, int32_t lea
     auto info = log.append_replicated(records, now);
     if (!info)
       return to_caf_error(info.error());
-    if (log.flush_due(now))
-      caf::anon_send(self, caf::tick_atom_v); // the flush starts from the tick handler
+    flush_if_due(self);
   }
   (void) leader_log_start; // retention runs on every replica by the same rules
   st.high_watermark = std::min(leader_hw, log.log_end_offset());

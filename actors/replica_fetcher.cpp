@@ -60,11 +60,17 @@ void retry_later(self_ptr self) {
   self->delayed_send(self, backoff(self), caf::tick_atom_v);
 }
 
-void lose_leader(self_ptr self, const std::string& why) {
+// Forgets the leader's proxy and connects again after the back-off. `connection_lost`: its
+// connection is gone (the proxy went down), so a connect that hands back the same proxy (the
+// middleman's cache, not yet cleaned) is refused. After a failed request (a timeout: the leader
+// was slow, cut off for a while, or paused) the connection may well be up, and the middleman's
+// cached proxy of it is the right one to take again.
+void lose_leader(self_ptr self, const std::string& why, bool connection_lost) {
   auto& st = self->state;
   if (st.leader) {
     log_line("broker %d: replica fetcher from broker %d: %s", st.cfg.broker_id, st.cfg.leader_id, why.c_str());
-    st.lost_leader = st.leader->address();
+    if (connection_lost)
+      st.lost_leader = st.leader->address();
     st.leader.reset();
   }
   st.connect_not_before = self->clock().now() + backoff(self);
@@ -170,7 +176,7 @@ void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int3
       },
       [=](caf::error& err) {
         wait_partition(self, tp);
-        lose_leader(self, "OffsetForLeaderEpoch failed: " + describe(err));
+        lose_leader(self, "OffsetForLeaderEpoch failed: " + describe(err), false);
       });
 }
 
@@ -274,7 +280,7 @@ void fetch(self_ptr self) {
       },
       [=](caf::error& err) {
         release();
-        lose_leader(self, "fetch failed: " + describe(err));
+        lose_leader(self, "fetch failed: " + describe(err), false);
       });
 }
 
@@ -309,7 +315,7 @@ caf::behavior replica_fetcher(self_ptr self, replica_fetcher_config cfg) {
   self->state.cfg = cfg;
   self->set_down_handler([=](caf::down_msg& msg) {
     if (self->state.leader && msg.source == self->state.leader->address())
-      lose_leader(self, "connection lost");
+      lose_leader(self, "connection lost", true);
   });
   return {
     [=](follow_atom, std::vector<followed_partition>& wanted, std::string& host, uint16_t port) {

@@ -25,7 +25,7 @@ retention_cleaner(retention_cleaner_actor::stateful_pointer<cleaner_state> self,
   return {
     [=](caf::tick_atom) {
       auto now = self->state.cfg.now_ms();
-      for (auto& [tp, partition] : *self->state.cfg.routes->snapshot()) {
+      for (auto& [tp, partition] : *self->state.cfg.routes->replicas()) {
         self->request(partition, retention_request_timeout, retention_atom_v, now)
           .then(
             [](const retention_report& r) {

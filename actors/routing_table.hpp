@@ -8,7 +8,8 @@
 //
 // In a cluster the table also knows the partitions that exist but are led by another
 // broker (or by nobody right now), so that a request for one is answered
-// NOT_LEADER_OR_FOLLOWER rather than UNKNOWN_TOPIC_OR_PARTITION (miss_error).
+// NOT_LEADER_OR_FOLLOWER rather than UNKNOWN_TOPIC_OR_PARTITION (miss_error), and every
+// local replica, followers included (replicas(): what the retention cleaner works on).
 
 #include <map>
 #include <memory>
@@ -38,14 +39,24 @@ public:
     return it->second;
   }
 
+  /// Every local replica: the routes and the followers.
+  std::shared_ptr<const map_type> replicas() const {
+    std::lock_guard<std::mutex> guard{mutex_};
+    return replicas_;
+  }
+
   /// Publishes `routes` as the new table; `elsewhere`: partitions that exist in the
-  /// cluster but are not served here (a single node has none).
-  void publish(map_type routes, std::set<topic_partition> elsewhere = {}) {
+  /// cluster but are not served here (a single node has none); `followers`: the local
+  /// replicas led elsewhere.
+  void publish(map_type routes, std::set<topic_partition> elsewhere = {}, map_type followers = {}) {
+    followers.insert(routes.begin(), routes.end());
+    auto all = std::make_shared<const map_type>(std::move(followers));
     auto next = std::make_shared<const map_type>(std::move(routes));
     auto others = std::make_shared<const std::set<topic_partition>>(std::move(elsewhere));
     std::lock_guard<std::mutex> guard{mutex_};
     current_ = std::move(next);
     elsewhere_ = std::move(others);
+    replicas_ = std::move(all);
   }
 
   /// The error for a partition that has no route here: not_leader_or_follower if the
@@ -63,6 +74,7 @@ public:
 private:
   mutable std::mutex mutex_;
   std::shared_ptr<const map_type> current_ = std::make_shared<const map_type>();
+  std::shared_ptr<const map_type> replicas_ = std::make_shared<const map_type>();
   std::shared_ptr<const std::set<topic_partition>> elsewhere_ = std::make_shared<const std::set<topic_partition>>();
 };
 

@@ -37,6 +37,8 @@ const std::vector<tools::option> options{
   {"phases", "LIST", "comma-separated: produce, consume, latency (default all three)"},
   {"topic", "TOPIC", "the topic, created if missing (default cafka-perf)"},
   {"partitions", "N", "partitions of the topic when it is created (default 1)"},
+  {"replication-factor", "N", "replicas of the topic when it is created (default 1)"},
+  {"topic-config", "KEY=VALUE", "a config of the topic when it is created, e.g. min.insync.replicas=2", true},
   {"records", "N", "records to produce and consume (default 2000000)"},
   {"record-size", "BYTES", "bytes per record (default 100)"},
   {"acks", "ACKS", "0, 1, -1 or all (default 1)"},
@@ -86,6 +88,8 @@ settings parse_settings(const tools::args& a) {
   if (s.topic.empty())
     throw tools::usage_error("--topic is empty");
   s.partitions = static_cast<int>(a.integer("partitions", s.partitions, 1, 100'000));
+  s.replication_factor = static_cast<int>(a.integer("replication-factor", s.replication_factor, 1, 1000));
+  s.topic_configs = tools::key_values(a, "topic-config");
   s.records = a.integer("records", s.records, 1, 10'000'000'000);
   s.record_size = a.integer("record-size", s.record_size, 1, 10 * 1024 * 1024);
   s.acks = one_of(a, "acks", s.acks, {"0", "1", "-1", "all"});
@@ -137,7 +141,7 @@ struct run_result {
 };
 
 run_result run_target(const target& t, const settings& s, const phases& ph) {
-  auto partitions = create_topic(t, s.topic, s.partitions, s.timeout);
+  auto partitions = create_topic(t, s.topic, topic_layout{s.partitions, s.replication_factor, s.topic_configs}, s.timeout);
   std::printf("== %s, %s: topic %s, %zu partition(s) ==\n", t.label.c_str(), t.bootstrap.c_str(), s.topic.c_str(),
               partitions);
   std::fflush(stdout);

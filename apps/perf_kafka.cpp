@@ -25,11 +25,15 @@ int to_ms(milliseconds d) {
   return static_cast<int>(d.count());
 }
 
-void create_topic_with_admin_api(rd_kafka_t* admin, const std::string& topic, int partitions, milliseconds timeout) {
+void create_topic_with_admin_api(rd_kafka_t* admin, const std::string& topic, const topic_layout& layout,
+                                 milliseconds timeout) {
   char errstr[512] = "";
-  new_topic nt{rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, errstr, sizeof errstr)};
+  new_topic nt{rd_kafka_NewTopic_new(topic.c_str(), layout.partitions, layout.replication_factor, errstr, sizeof errstr)};
   if (!nt)
     throw std::runtime_error("create topic " + topic + ": " + errstr);
+  for (auto& [key, value] : layout.configs)
+    if (auto err = rd_kafka_NewTopic_set_config(nt.get(), key.c_str(), value.c_str()))
+      throw std::runtime_error("create topic " + topic + ": config " + key + ": " + rd_kafka_err2str(err));
   admin_options opts{rd_kafka_AdminOptions_new(admin, RD_KAFKA_ADMIN_OP_CREATETOPICS)};
   rd_kafka_AdminOptions_set_request_timeout(opts.get(), to_ms(timeout), errstr, sizeof errstr);
   // Let the broker answer once the partitions have leaders, so producing can start.
@@ -118,14 +122,14 @@ void mock_cluster::create_topic(const std::string& topic, int partitions) {
     throw std::runtime_error("mock cluster: create topic " + topic + ": " + rd_kafka_err2str(err));
 }
 
-size_t create_topic(const target& t, const std::string& topic, int partitions, milliseconds timeout) {
+size_t create_topic(const target& t, const std::string& topic, const topic_layout& layout, milliseconds timeout) {
   auto rk = make_client(RD_KAFKA_PRODUCER, make_conf({{"bootstrap.servers", t.bootstrap}}));
   if (t.mock) {
-    t.mock->create_topic(topic, partitions);
+    t.mock->create_topic(topic, layout.partitions);
     return partitions_of(rk.get(), topic, timeout).size();
   }
   try {
-    create_topic_with_admin_api(rk.get(), topic, partitions, timeout);
+    create_topic_with_admin_api(rk.get(), topic, layout, timeout);
   } catch (const std::runtime_error& e) {
     // A broker without CreateTopics may still have the topic (made by hand, or made
     // when first asked for): measure that one rather than give up.

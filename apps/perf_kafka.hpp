@@ -83,11 +83,19 @@ struct target {
   mock_cluster* mock = nullptr;
 };
 
-/// Creates `topic` with `partitions` partitions (replication factor 1): the Admin API
-/// for a real broker, directly for the mock. A topic that already exists is fine, and
-/// so is a failed creation if the topic exists anyway (says so on stderr). Returns
-/// the partition count the topic has. Throws std::runtime_error.
-size_t create_topic(const target& t, const std::string& topic, int partitions, std::chrono::milliseconds timeout);
+/// How a topic is created: partitions, replication factor (the mock: 1) and topic configs.
+struct topic_layout {
+  int partitions = 1;
+  int replication_factor = 1;
+  properties configs;
+};
+
+/// Creates `topic` as `layout` says: the Admin API for a real broker, directly for the
+/// mock. A topic that already exists is fine, and so is a failed creation if the topic
+/// exists anyway (says so on stderr). Returns the partition count the topic has. Throws
+/// std::runtime_error.
+size_t create_topic(const target& t, const std::string& topic, const topic_layout& layout,
+                    std::chrono::milliseconds timeout);
 
 /// The partition ids of `topic`, waiting up to `timeout` for the metadata to show it
 /// (a new topic takes a moment to appear). Throws std::runtime_error.

@@ -21,6 +21,8 @@ namespace cafka::perf {
 struct settings {
   std::string topic = "cafka-perf";
   int partitions = 1;
+  int replication_factor = 1;
+  properties topic_configs; ///< --topic-config, when the topic is created
   int64_t records = 2'000'000;
   int64_t record_size = 100;
   std::string acks = "1";

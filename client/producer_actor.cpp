@@ -409,7 +409,7 @@ void send_ready(self_ptr self, const topic_partition& tp, send_queue& q) {
       continue;
     }
     auto id = a->id;
-    self->request(part, st.cfg.request_timeout, produce_atom_v, produce_request{st.cfg.acks, a->batch->bytes})
+    self->request(part, st.cfg.request_timeout, produce_atom_v, produce_request{st.cfg.acks, a->batch->bytes, static_cast<int32_t>(st.cfg.request_timeout.count())})
       .then([=](produce_result& r) { on_produced(self, tp, id, r); },
             [=](caf::error& err) { on_produce_error(self, tp, id, err); });
   }

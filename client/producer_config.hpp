@@ -22,9 +22,10 @@ struct producer_config {
   size_t batch_size = 16384;
   /// linger.ms: ... or once its first record is this old.
   std::chrono::milliseconds linger{5};
-  /// acks: 1 = the broker answers once the batch is in the operating system (the record
-  /// gets its offset); 0 = nobody waits for an answer (offset -1, no retries); -1 (all)
-  /// is accepted and means 1 on a single node.
+  /// acks: 1 = the leader answers once the batch is in its operating system (the record
+  /// gets its offset); -1 (all) = once every in-sync replica has it, refused with
+  /// NOT_ENOUGH_REPLICAS (retried) while fewer than min.insync.replicas are in sync;
+  /// 0 = nobody waits for an answer (offset -1, no retries).
   int16_t acks = 1;
   /// compression.type: none or lz4 (Kafka's LZ4 frame format).
   protocol::compression_codec compression = protocol::compression_codec::none;

@@ -24,6 +24,10 @@ bool is_retriable(protocol::kafka_error err) noexcept {
     case kafka_error::kafka_storage_error:
     case kafka_error::not_coordinator:
     case kafka_error::coordinator_not_available:
+    case kafka_error::not_enough_replicas:              // not written: the ISR may grow back
+    case kafka_error::not_enough_replicas_after_append: // written, maybe not replicated: send again
+    case kafka_error::fenced_leader_epoch:              // metadata older than the leader's
+    case kafka_error::unknown_leader_epoch:             // metadata newer than the leader's
       return true;
     default:
       return false;

@@ -51,6 +51,27 @@ bool unclean_election_enabled(const topic_config& config, bool broker_default) {
   return it->second == "true";
 }
 
+result<new_topic> assign_new_topic(const cluster_view& view, const std::string& name,
+                                   std::vector<replica_list> assignment, int32_t controller_epoch) {
+  if (view.topic(name))
+    return errc::node_exists;
+  if (assignment.empty())
+    return errc::invalid_replica_assignment;
+  for (auto& replicas : assignment) {
+    auto sorted = replicas;
+    std::sort(sorted.begin(), sorted.end());
+    if (replicas.empty() || replicas.size() != assignment.front().size()
+        || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()
+        || std::any_of(replicas.begin(), replicas.end(), [&](int32_t id) { return !view.is_live(id); }))
+      return errc::invalid_replica_assignment;
+  }
+  new_topic out;
+  out.assignment.partitions = std::move(assignment);
+  for (auto& r : out.assignment.partitions)
+    out.partition_states.push_back(partition_state{preferred_leader(r), 0, controller_epoch, r});
+  return out;
+}
+
 std::vector<partition_state_write> on_brokers_changed(const cluster_view& view,
                                                       const std::vector<int32_t>& live_brokers,
                                                       int32_t controller_epoch, bool unclean_default) {

@@ -61,6 +61,14 @@ result<new_topic> place_new_topic(const cluster_view& view, const std::string& n
                                   int32_t controller_epoch,
                                   const placement_options& options = {});
 
+/// A new topic with the replicas given (CreateTopics' manual assignment; element p is
+/// partition p's list, preferred leader first), each partition led by its first replica.
+/// Errors: node_exists if the view has the topic; invalid_replica_assignment for no
+/// partitions, an empty list, lists of different lengths, a broker twice in a list or a
+/// broker that is not live (Kafka's validateReplicas).
+result<new_topic> assign_new_topic(const cluster_view& view, const std::string& name,
+                                   std::vector<replica_list> assignment, int32_t controller_epoch);
+
 /// The partition state writes after the live brokers became `live_brokers` (the view's
 /// own broker set is not consulted), in (topic, partition) order; empty when nothing changes.
 /// Partitions whose state was not read (state_version no_state_version) get no write.

@@ -23,6 +23,7 @@ struct category : std::error_category {
       case errc::invalid_partitions: return "invalid number of partitions";
       case errc::inconsistent_racks:
         return "not all brokers have rack information for replica rack aware assignment";
+      case errc::invalid_replica_assignment: return "invalid replica assignment";
     }
     return "unknown cluster error";
   }

@@ -27,6 +27,8 @@ enum class errc {
   invalid_partitions,         ///< partition count < 1
   inconsistent_racks,         ///< some live brokers have a broker.rack and some do not: rack-aware
                               ///< placement needs all or none (Kafka: AdminOperationException)
+  invalid_replica_assignment, ///< a manual assignment with an empty list, a duplicate, an unknown
+                              ///< broker or lists of different lengths
 };
 
 const std::error_category& cluster_category() noexcept;

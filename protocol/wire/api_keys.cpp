@@ -17,7 +17,7 @@ struct api_info {
 constexpr api_info apis[] = {
   {api_key::produce, "Produce", 0, 7, 9},
   {api_key::fetch, "Fetch", 4, 11, 12},
-  {api_key::list_offsets, "ListOffsets", 1, 3, 6},
+  {api_key::list_offsets, "ListOffsets", 1, 5, 6},
   {api_key::metadata, "Metadata", 0, 6, 9},
   {api_key::offset_commit, "OffsetCommit", 2, 7, 8},
   {api_key::offset_fetch, "OffsetFetch", 1, 5, 6},
@@ -32,6 +32,7 @@ constexpr api_info apis[] = {
   {api_key::create_topics, "CreateTopics", 0, 4, 5},
   {api_key::delete_topics, "DeleteTopics", 0, 3, 4},
   {api_key::init_producer_id, "InitProducerId", 0, 1, 2},
+  {api_key::offset_for_leader_epoch, "OffsetForLeaderEpoch", 0, 4, 4},
 };
 
 const api_info* find_info(int16_t key) {

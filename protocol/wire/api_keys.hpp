@@ -2,7 +2,8 @@
 // The Kafka APIs cafka speaks and the version ranges it advertises in ApiVersions.
 //
 // The ranges follow shared/docs/kafka-wire-notes.md §2.0: every maximum is the last
-// non-flexible version, and the minimums reach down far enough that librdkafka keeps
+// non-flexible version (but ApiVersions and OffsetForLeaderEpoch, whose flexible last
+// versions are served too), and the minimums reach down far enough that librdkafka keeps
 // its features on (it enables LZ4 only when FindCoordinator v0 and Produce v0 are in
 // range, for instance). Versions advertised but not implemented are answered with
 // UNSUPPORTED_VERSION in that version's layout.
@@ -31,6 +32,7 @@ enum class api_key : int16_t {
   create_topics = 19,
   delete_topics = 20,
   init_producer_id = 22,
+  offset_for_leader_epoch = 23,
 };
 
 struct version_range {

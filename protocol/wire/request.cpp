@@ -35,6 +35,7 @@ bool is_decodable(int16_t key) {
     case api_key::offset_fetch:
     case api_key::list_groups:
     case api_key::describe_groups:
+    case api_key::offset_for_leader_epoch:
       return true;
     default:
       return false;
@@ -61,6 +62,7 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::offset_fetch: return wrap(decode_offset_fetch_request(body, v));
     case api_key::list_groups: return wrap(decode_list_groups_request(body, v));
     case api_key::describe_groups: return wrap(decode_describe_groups_request(body, v));
+    case api_key::offset_for_leader_epoch: return wrap(decode_offset_for_leader_epoch_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

@@ -19,6 +19,7 @@
 #include "protocol/wire/metadata.hpp"
 #include "protocol/wire/offset_commit.hpp"
 #include "protocol/wire/offset_fetch.hpp"
+#include "protocol/wire/offset_for_leader_epoch.hpp"
 #include "protocol/wire/produce.hpp"
 #include "protocol/wire/request_header.hpp"
 #include "protocol/wire/sync_group.hpp"
@@ -31,7 +32,7 @@ using decoded_request =
                init_producer_id_request, find_coordinator_request, join_group_request,
                sync_group_request, heartbeat_request, leave_group_request,
                offset_commit_request, offset_fetch_request, list_groups_request,
-               describe_groups_request>;
+               describe_groups_request, offset_for_leader_epoch_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

@@ -184,3 +184,26 @@ BOOST_AUTO_TEST_CASE(writes_from_older_controllers_are_fenced) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(manual_assignment)
+
+BOOST_AUTO_TEST_CASE(a_manual_assignment_is_taken_as_given) {
+  cluster_view v;
+  v.set_brokers({{1, "h", 1, 1, ""}, {2, "h", 2, 2, ""}, {3, "h", 3, 3, ""}});
+  auto t = assign_new_topic(v, "t", {{2, 3}, {3, 1}}, 4);
+  BOOST_REQUIRE(t);
+  BOOST_TEST((t->assignment.partitions == std::vector<replica_list>{{2, 3}, {3, 1}}));
+  BOOST_TEST((t->partition_states[1] == partition_state{3, 0, 4, {3, 1}}));
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_manual_assignment_is_refused) {
+  cluster_view v;
+  v.set_brokers({{1, "h", 1, 1, ""}, {2, "h", 2, 2, ""}});
+  BOOST_TEST((assign_new_topic(v, "t", {}, 1).error() == errc::invalid_replica_assignment));
+  BOOST_TEST((assign_new_topic(v, "t", {{1, 1}}, 1).error() == errc::invalid_replica_assignment));
+  BOOST_TEST((assign_new_topic(v, "t", {{1, 2}, {1}}, 1).error() == errc::invalid_replica_assignment));
+  BOOST_TEST((assign_new_topic(v, "t", {{1, 3}}, 1).error() == errc::invalid_replica_assignment)); // 3 is not live
+  BOOST_TEST((assign_new_topic(v, "t", {{}}, 1).error() == errc::invalid_replica_assignment));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

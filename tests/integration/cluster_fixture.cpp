@@ -75,6 +75,7 @@ cluster_metadata_view read_metadata(const std::string& bootstrap, std::chrono::m
         out.leader = p.leader;
         out.error = p.err;
         out.replicas.assign(p.replicas, p.replicas + p.replica_cnt);
+        out.isr.assign(p.isrs, p.isrs + p.isr_cnt);
       }
     }
     rd_kafka_metadata_destroy(md);
@@ -104,10 +105,17 @@ cluster_fixture::~cluster_fixture() {
   brokers_.clear(); // before ZooKeeper: each is killed by its PID
 }
 
+std::string cluster_fixture::log_dir(int32_t id) const {
+  return dir_.path + "/broker-" + std::to_string(id);
+}
+
 server_process& cluster_fixture::start(int32_t id) {
-  auto log_dir = dir_.path + "/broker-" + std::to_string(id);
+  auto log_dir = this->log_dir(id);
   std::filesystem::create_directories(log_dir);
-  brokers_[id].reset(); // a killed one's handle: its output file goes with it
+  if (auto& old = brokers_[id]) {
+    earlier_[id] += old->output() + "--- (broker " + std::to_string(id) + " restarted)\n";
+    old.reset(); // a killed one's handle: its output file goes with it
+  }
   brokers_[id] = std::make_unique<server_process>(
     log_dir, std::vector<std::string>{"broker.id=" + std::to_string(id), "zookeeper.connect=" + connect(),
                                       "zookeeper.session.timeout.ms=" + std::to_string(session_timeout_ms_)});
@@ -116,6 +124,16 @@ server_process& cluster_fixture::start(int32_t id) {
 
 void cluster_fixture::kill(int32_t id) {
   broker(id).kill_hard();
+}
+
+int cluster_fixture::stop(int32_t id) {
+  return broker(id).stop();
+}
+
+void cluster_fixture::wipe(int32_t id) {
+  if (running(id))
+    throw std::logic_error("broker " + std::to_string(id) + " still runs");
+  std::filesystem::remove_all(log_dir(id));
 }
 
 bool cluster_fixture::running(int32_t id) const {
@@ -152,6 +170,21 @@ run_result cluster_fixture::create_topic(int32_t via, const std::string& topic, 
   return run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf_address(via), "--create", "--topic",
               topic, "--partitions", std::to_string(partitions), "--replication-factor", "1"},
              "", std::chrono::seconds(60));
+}
+
+run_result cluster_fixture::create_topic(int32_t via, const std::string& topic, int partitions,
+                                         int replication_factor, const std::vector<std::string>& configs) {
+  std::vector<std::string> args{CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf_address(via),
+                                "--create", "--topic", topic, "--partitions", std::to_string(partitions),
+                                "--replication-factor", std::to_string(replication_factor)};
+  for (auto& c : configs)
+    args.insert(args.end(), {"--config", c});
+  return run(args, "", std::chrono::seconds(60));
+}
+
+std::string cluster_fixture::history(int32_t id) {
+  auto i = brokers_.find(id);
+  return earlier_[id] + (i != brokers_.end() && i->second ? i->second->output() : std::string{});
 }
 
 std::string cluster_fixture::outputs() {

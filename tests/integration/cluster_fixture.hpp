@@ -28,6 +28,7 @@ struct cluster_metadata_view {
     int32_t leader = -1;
     int error = 0; ///< Kafka error code (5 = LEADER_NOT_AVAILABLE)
     std::vector<int32_t> replicas;
+    std::vector<int32_t> isr;
   };
   std::string error; ///< non-empty if the request failed
   int32_t controller = -1;
@@ -67,6 +68,12 @@ public:
   server_process& start(int32_t id);
   /// kill -9 of broker `id`.
   void kill(int32_t id);
+  /// SIGTERM to broker `id` and wait (a clean shutdown); its exit status.
+  int stop(int32_t id);
+  /// Broker `id`'s log.dirs (kept across restarts).
+  std::string log_dir(int32_t id) const;
+  /// Removes broker `id`'s log dir and everything in it (the broker must not run).
+  void wipe(int32_t id);
   bool running(int32_t id) const;
   server_process& broker(int32_t id);
   std::vector<int32_t> running_ids() const;
@@ -79,14 +86,20 @@ public:
   bool wait_for_brokers(int32_t via, const std::set<int32_t>& ids, std::chrono::milliseconds limit);
   /// cafka-topics --create through broker `via`'s caf.port; the tool's result.
   run_result create_topic(int32_t via, const std::string& topic, int partitions);
+  /// The same with a replication factor and topic configs ("key=value", one --config each).
+  run_result create_topic(int32_t via, const std::string& topic, int partitions, int replication_factor,
+                          const std::vector<std::string>& configs);
   /// Every broker's output so far, for failure messages.
   std::string outputs();
+  /// Everything broker `id` printed, its earlier processes (before restarts) included.
+  std::string history(int32_t id);
 
 private:
   scratch_dir dir_;
   zookeeper_server zk_;
   int session_timeout_ms_;
   std::map<int32_t, std::unique_ptr<server_process>> brokers_;
+  std::map<int32_t, std::string> earlier_; ///< output of broker processes that were replaced
 };
 
 } // namespace cafka::test

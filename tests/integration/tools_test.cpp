@@ -1,7 +1,9 @@
 // cafka-topics, cafka-console-producer and cafka-console-consumer as child processes
 // against a real cafka-server: topic administration, error handling and exit codes, and
-// a console round trip with keys. Every child runs with a bounded wait and is killed on
-// timeout; nothing asserts on timing.
+// a console round trip with keys; cafka-topics --describe on a cluster of 3 brokers
+// (cluster_fixture): replicas and ISR, then --under-replicated-partitions and
+// --unavailable-partitions after kill -9 of a broker. Every child runs with a bounded wait
+// and is killed on timeout; every wait is a bounded poll; nothing asserts on timing.
 #include <boost/test/unit_test.hpp>
 
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <set>
@@ -26,6 +29,7 @@
 
 #include "client/partitioner.hpp"
 #include "tests/integration/child_process.hpp"
+#include "tests/integration/cluster_fixture.hpp"
 #include "tests/integration/server_process.hpp"
 
 using namespace std::chrono_literals;
@@ -38,6 +42,7 @@ const std::string consumer_bin = CAFKA_BINARY_DIR "/bin/cafka-console-consumer";
 
 using cafka::test::lines;
 using cafka::test::run;
+using cafka::test::read_metadata;
 using cafka::test::run_result;
 
 size_t count_lines(const std::string& text) {
@@ -115,6 +120,79 @@ std::map<int32_t, std::vector<std::pair<std::string, std::string>>> expected_by_
   return out;
 }
 
+// One partition line of a --describe output, by its columns ("Leader: 1" and so on).
+struct described_row {
+  std::string topic;
+  int32_t partition = -1;
+  std::string leader; ///< an id or "none"
+  std::vector<int32_t> replicas, isr, offline;
+  std::string line;
+};
+
+std::vector<int32_t> ids(const std::string& text) {
+  std::vector<int32_t> out;
+  std::stringstream in{text};
+  for (std::string id; std::getline(in, id, ',');)
+    out.push_back(std::stoi(id));
+  return out;
+}
+
+std::vector<int32_t> sorted(std::vector<int32_t> xs) {
+  std::sort(xs.begin(), xs.end());
+  return xs;
+}
+
+// The partition lines (those starting with a tab) of a --describe output.
+std::vector<described_row> described_rows(const std::string& out) {
+  std::vector<described_row> res;
+  for (auto& line : lines(out)) {
+    if (line.empty() || line[0] != '\t')
+      continue;
+    described_row row;
+    row.line = line;
+    std::stringstream in{line.substr(1)};
+    for (std::string column; std::getline(in, column, '\t');) {
+      auto colon = column.find(": ");
+      auto key = column.substr(0, colon);
+      auto value = colon == std::string::npos ? std::string{} : column.substr(colon + 2);
+      if (key == "Topic")
+        row.topic = value;
+      else if (key == "Partition")
+        row.partition = std::stoi(value);
+      else if (key == "Leader")
+        row.leader = value;
+      else if (key == "Replicas")
+        row.replicas = ids(value);
+      else if (key == "Isr")
+        row.isr = ids(value);
+      else if (key == "Offline")
+        row.offline = ids(value);
+    }
+    res.push_back(std::move(row));
+  }
+  return res;
+}
+
+// (topic, partition) of each row.
+std::set<std::pair<std::string, int32_t>> partitions_of(const std::vector<described_row>& rows) {
+  std::set<std::pair<std::string, int32_t>> out;
+  for (auto& r : rows)
+    out.emplace(r.topic, r.partition);
+  return out;
+}
+
+// Whether a --describe output has a topic line (one that starts with "Topic: ").
+bool has_topic_line(const std::string& out) {
+  for (auto& line : lines(out))
+    if (line.rfind("Topic: ", 0) == 0)
+      return true;
+  return false;
+}
+
+std::string show(const run_result& r) {
+  return "exit " + std::to_string(r.code) + "\nstdout:\n" + r.out + "stderr:\n" + r.err;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(tools)
@@ -140,6 +218,22 @@ BOOST_FIXTURE_TEST_CASE(create_list_describe_and_delete_topics, fixture) {
     BOOST_TEST(parts[p].partition == p);
     BOOST_TEST(parts[p].start == 0);
     BOOST_TEST(parts[p].end == 0);
+  }
+  // A single node leads every partition, its only replica and ISR.
+  auto rows = described_rows(fresh.out);
+  BOOST_REQUIRE_EQUAL(rows.size(), 3u);
+  for (auto& row : rows) {
+    BOOST_REQUIRE_EQUAL(row.replicas.size(), 1u);
+    BOOST_TEST(row.leader == std::to_string(row.replicas[0]), row.line);
+    BOOST_TEST((row.isr == row.replicas), row.line);
+    BOOST_TEST(row.offline.empty(), row.line);
+    BOOST_TEST(row.line.find("\tIsr: " + row.leader + "\tStartOffset: ") != std::string::npos, row.line);
+  }
+  // Nothing is under-replicated or unavailable there: the reports print nothing.
+  for (auto report : {"--under-replicated-partitions", "--unavailable-partitions"}) {
+    auto r = topics({"--describe", report});
+    BOOST_TEST(r.code == 0, report << ": " << r.err);
+    BOOST_TEST(r.out.empty(), report << ": " << r.out);
   }
 
   // After producing, the end offsets are the records per partition.
@@ -217,6 +311,11 @@ BOOST_AUTO_TEST_CASE(bad_arguments_exit_2) {
   BOOST_TEST(run({topics_bin, "--create", "--topic", "t", "--config", "novalue"}).code == 2);
   BOOST_TEST(run({topics_bin, "--list", "--bootstrap-server", "nohost"}).code == 2);
   BOOST_TEST(run({topics_bin, "--list", "--topic"}).code == 2); // a value is missing
+  BOOST_TEST(run({topics_bin, "--list", "--under-replicated-partitions"}).code == 2); // only with --describe
+  BOOST_TEST(run({topics_bin, "--create", "--topic", "t", "--unavailable-partitions"}).code == 2);
+  auto both = run({topics_bin, "--describe", "--under-replicated-partitions", "--unavailable-partitions"});
+  BOOST_TEST(both.code == 2);
+  BOOST_TEST(both.err.find("exclude each other") != std::string::npos, both.err);
   BOOST_TEST(run({producer_bin}).code == 2);                    // no --topic
   BOOST_TEST(run({producer_bin, "--topic", "t", "--property", "parse.key=maybe"}).code == 2);
   BOOST_TEST(run({producer_bin, "--topic", "t", "--producer-property", "acks=7"}).code == 2);
@@ -334,6 +433,127 @@ BOOST_FIXTURE_TEST_CASE(console_producer_options, fixture) {
                                "--timeout-ms", "30000"});
   BOOST_REQUIRE_MESSAGE(tail.code == 0, tail.err);
   BOOST_TEST(tail.out == "k\tv\nnull\tplain\n");
+}
+
+// cafka-topics --describe through one broker of 3: every replica and the full ISR of a
+// topic with replication factor 3; after kill -9 of another broker (not the controller,
+// so no election of a controller slows the test) and the expiry of its ZooKeeper session,
+// the replicated topic's partitions are under-replicated but available (Offline: the
+// killed broker), and the partitions of a replication-factor-1 topic on the killed broker
+// are unavailable (Leader: none). The reports print no topic lines, as Kafka's.
+BOOST_AUTO_TEST_CASE(describe_replicas_isr_and_replication_reports_on_a_cluster) {
+  cafka::test::cluster_fixture c{3};
+  BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(1, {1, 2, 3}, 60s), c.outputs());
+  auto via = c.caf_address(1);
+  auto topics = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {topics_bin, "--bootstrap-server", via});
+    return run(args, "", 60s);
+  };
+  auto created = topics({"--create", "--topic", "replicated", "--partitions", "2", "--replication-factor", "3"});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created) << c.outputs());
+  created = topics({"--create", "--topic", "single", "--partitions", "3", "--replication-factor", "1"});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created) << c.outputs());
+
+  // Bounded polling until every partition has a leader and the ISR holds every replica.
+  run_result described;
+  bool full = cafka::test::poll_until(
+    [&] {
+      described = topics({"--describe"});
+      auto rows = described_rows(described.out);
+      if (described.code != 0 || rows.size() != 5)
+        return false;
+      for (auto& row : rows)
+        if (row.leader == "none" || sorted(row.isr) != sorted(row.replicas)
+            || row.replicas.size() != (row.topic == "replicated" ? 3u : 1u))
+          return false;
+      return true;
+    },
+    60s);
+  BOOST_REQUIRE_MESSAGE(full, show(described) << c.outputs());
+  BOOST_TEST_MESSAGE(described.out);
+  BOOST_TEST(described.out.find("Topic: replicated\tPartitionCount: 2\tReplicationFactor: 3\tConfigs: \n")
+               != std::string::npos,
+             described.out);
+  BOOST_TEST(described.out.find("Topic: single\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: \n")
+               != std::string::npos,
+             described.out);
+  std::set<int32_t> single_leaders;
+  for (auto& row : described_rows(described.out)) {
+    BOOST_TEST(row.offline.empty(), row.line);
+    BOOST_TEST(row.line.find("\tStartOffset: ") != std::string::npos, row.line);
+    if (row.topic == "replicated")
+      BOOST_TEST((sorted(row.replicas) == std::vector<int32_t>{1, 2, 3}), row.line);
+    else
+      single_leaders.insert(row.replicas[0]);
+  }
+  BOOST_TEST((single_leaders == std::set<int32_t>{1, 2, 3}), described.out); // one partition per broker
+  for (auto report : {"--under-replicated-partitions", "--unavailable-partitions"}) {
+    auto r = topics({"--describe", report});
+    BOOST_TEST(r.code == 0, report << ": " << show(r));
+    BOOST_TEST(r.out.empty(), report << ": " << r.out);
+  }
+
+  // The victim: 2 or 3, whichever is not the controller.
+  auto md = read_metadata(c.bootstrap(1));
+  BOOST_REQUIRE_MESSAGE(md.ok(), md.error);
+  int32_t victim = md.controller == 3 ? 2 : 3;
+  std::set<std::pair<std::string, int32_t>> on_victim; // the single-replica partitions there
+  for (auto& row : described_rows(described.out))
+    if (row.topic == "single" && row.replicas == std::vector<int32_t>{victim})
+      on_victim.emplace(row.topic, row.partition);
+  BOOST_REQUIRE_EQUAL(on_victim.size(), 1u);
+  const std::set<std::pair<std::string, int32_t>> replicated{{"replicated", 0}, {"replicated", 1}};
+  c.kill(victim);
+
+  // Bounded polling until the controller has taken the victim out of every ISR and the
+  // replicated partitions it led have a new leader.
+  run_result under, unavailable;
+  bool settled = cafka::test::poll_until(
+    [&] {
+      under = topics({"--describe", "--under-replicated-partitions"});
+      unavailable = topics({"--describe", "--unavailable-partitions"});
+      return under.code == 0 && unavailable.code == 0 && partitions_of(described_rows(under.out)) == replicated
+             && partitions_of(described_rows(unavailable.out)) == on_victim;
+    },
+    90s);
+  BOOST_REQUIRE_MESSAGE(settled, "under-replicated: " << show(under) << "unavailable: " << show(unavailable)
+                                                      << c.outputs());
+  BOOST_TEST_MESSAGE(under.out << unavailable.out);
+  BOOST_TEST(!has_topic_line(under.out), under.out);
+  BOOST_TEST(!has_topic_line(unavailable.out), unavailable.out);
+  for (auto& row : described_rows(under.out)) {
+    BOOST_TEST(row.leader != "none", row.line);
+    BOOST_TEST(row.leader != std::to_string(victim), row.line);
+    BOOST_TEST(row.isr.size() == 2u, row.line);
+    BOOST_TEST(std::count(row.isr.begin(), row.isr.end(), victim) == 0, row.line);
+    BOOST_TEST((row.offline == std::vector<int32_t>{victim}), row.line);
+  }
+  for (auto& row : described_rows(unavailable.out)) {
+    BOOST_TEST(row.leader == "none", row.line);
+    BOOST_TEST((row.offline == std::vector<int32_t>{victim}), row.line);
+    BOOST_TEST(row.line.find("\tStartOffset: -\tEndOffset: -\tSize: -") != std::string::npos, row.line);
+  }
+
+  // With --topic: the same reports for one topic.
+  auto one = topics({"--describe", "--topic", "replicated", "--unavailable-partitions"});
+  BOOST_TEST(one.code == 0, show(one));
+  BOOST_TEST(one.out.empty(), one.out);
+  one = topics({"--describe", "--topic", "replicated", "--under-replicated-partitions"});
+  BOOST_TEST(one.code == 0, show(one));
+  BOOST_TEST((partitions_of(described_rows(one.out)) == replicated), one.out);
+  one = topics({"--describe", "--topic", "single", "--unavailable-partitions"});
+  BOOST_TEST(one.code == 0, show(one));
+  BOOST_TEST((partitions_of(described_rows(one.out)) == on_victim), one.out);
+  BOOST_TEST(!has_topic_line(one.out), one.out);
+  one = topics({"--describe", "--topic", "single", "--under-replicated-partitions"});
+  BOOST_TEST(one.code == 0, show(one));
+  BOOST_TEST(one.out.empty(), one.out);
+
+  // The full description still has the topic lines and every partition.
+  auto all = topics({"--describe"});
+  BOOST_TEST(all.code == 0, show(all));
+  BOOST_TEST(has_topic_line(all.out), all.out);
+  BOOST_TEST(described_rows(all.out).size() == 5u, all.out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

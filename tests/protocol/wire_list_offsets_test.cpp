@@ -1,6 +1,7 @@
-// ListOffsets v1-v3 against the layouts in list_offsets.hpp and kafka-wire-notes.md §2c:
+// ListOffsets v1-v5 against the layouts in list_offsets.hpp and kafka-wire-notes.md §2c:
 // hand-written requests and responses for v1 (first), v2 (isolation_level and
-// throttle_time_ms) and v3 (last, same layout as v2), the samples of every version, and
+// throttle_time_ms), v3 (same layout as v2), v4 (current_leader_epoch, leader_epoch) and v5
+// (last, same layout as v4; OFFSET_NOT_AVAILABLE), the samples of every version, and
 // malformed input.
 #include <boost/test/unit_test.hpp>
 
@@ -95,6 +96,22 @@ BOOST_AUTO_TEST_CASE(v2_and_v3_add_isolation_level) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(v4_and_v5_add_current_leader_epoch_before_the_timestamp) {
+  for (int16_t v : {4, 5}) {
+    BOOST_TEST_CONTEXT("version " << v) {
+      auto req = decode("ffffffff 00"                 // replica_id, isolation_level
+                        "00000001 0006 6f7264657273 00000002"
+                        "00000000 00000007 fffffffffffffffe" // partition 0, epoch 7, earliest
+                        "00000001 ffffffff ffffffffffffffff", // partition 1, unchecked, latest
+                        v);
+      BOOST_REQUIRE_MESSAGE(req, req.error().message());
+      BOOST_TEST(req->topics.at(0).partitions.at(0).current_leader_epoch == 7);
+      BOOST_TEST(req->topics.at(0).partitions.at(1).current_leader_epoch == -1);
+      check_two_partitions(*req);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(encodes_v1_without_throttle) {
   BOOST_TEST(encode(earliest_and_not_found(), 1) == from_hex(response_topics));
 }
@@ -103,6 +120,24 @@ BOOST_AUTO_TEST_CASE(encodes_v2_and_v3_with_throttle_first) {
   auto expected = from_hex("00000005" + response_topics);
   BOOST_TEST(encode(earliest_and_not_found(), 2) == expected);
   BOOST_TEST(encode(earliest_and_not_found(), 3) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(encodes_v4_and_v5_with_leader_epoch_last) {
+  auto resp = earliest_and_not_found();
+  resp.topics[0].partitions[0].leader_epoch = 7;
+  auto expected = from_hex("00000005 00000001 0006 6f7264657273 00000002"
+                           "00000000 0000 ffffffffffffffff 000000000000002a 00000007"
+                           "00000007 0003 0000018bcfe56800 ffffffffffffffff ffffffff");
+  BOOST_TEST(encode(resp, 4) == expected);
+  BOOST_TEST(encode(resp, 5) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(offset_not_available_is_leader_not_available_below_v5) {
+  BOOST_TEST(list_offsets_error_code(78, 4) == 5);
+  BOOST_TEST(list_offsets_error_code(78, 1) == 5);
+  BOOST_TEST(list_offsets_error_code(78, 5) == 78);
+  BOOST_TEST(list_offsets_error_code(74, 4) == 74); // FENCED_LEADER_EPOCH as it is
+  BOOST_TEST(list_offsets_error_code(0, 1) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(encodes_no_topics) {

@@ -13,7 +13,7 @@ struct wire_sample {
   std::vector<char> body;
 };
 
-/// Produce, Fetch, ListOffsets (wire_samples_data.cpp).
+/// Produce, Fetch, ListOffsets, OffsetForLeaderEpoch (wire_samples_data.cpp).
 std::vector<wire_sample> data_request_samples();
 /// ApiVersions, Metadata, CreateTopics, DeleteTopics, InitProducerId (wire_samples_admin.cpp).
 std::vector<wire_sample> admin_request_samples();

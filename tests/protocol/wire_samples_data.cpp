@@ -1,6 +1,7 @@
-// Valid request bodies for Produce v0-v7, Fetch v4-v11 and ListOffsets v1-v3, written with
-// byte_writer in the field order of the layouts in protocol/wire/{produce,fetch,list_offsets}.hpp.
-// What clients send: librdkafka's defaults (acks -1, read_committed, a sessionless fetch).
+// Valid request bodies for Produce v0-v7, Fetch v4-v11, ListOffsets v1-v5 and
+// OffsetForLeaderEpoch v0-v4, written with byte_writer in the field order of the layouts in
+// protocol/wire/{produce,fetch,list_offsets,offset_for_leader_epoch}.hpp. What clients send:
+// librdkafka's defaults (acks -1, read_committed, a sessionless fetch).
 #include "wire_samples.hpp"
 
 #include <string_view>
@@ -8,6 +9,7 @@
 #include "protocol/byte_writer.hpp"
 #include "protocol/record_batch.hpp"
 #include "protocol/wire/api_keys.hpp"
+#include "protocol/wire/primitives.hpp"
 #include "test_support.hpp"
 
 namespace cafka::wire::test {
@@ -93,7 +95,30 @@ wire_sample list_offsets_sample(int16_t version) {
   w.write_string("orders");
   w.write_i32(1);  // partitions
   w.write_i32(0);  // partition_index
+  if (version >= 4)
+    w.write_i32(-1); // current_leader_epoch: unchecked
   w.write_i64(-2); // timestamp: earliest
+  return s;
+}
+
+// A follower's question (replica_id 1, v3+): where epoch 0 of orders-0 ends, knowing leader
+// epoch 2 (v2+). v4 is flexible: compact array and string, a tag buffer per struct.
+wire_sample offset_for_leader_epoch_sample(int16_t version) {
+  wire_sample s{static_cast<int16_t>(api_key::offset_for_leader_epoch), version, {}};
+  byte_writer w{s.body};
+  bool flexible = version >= 4;
+  if (version >= 3)
+    w.write_i32(1); // replica_id
+  write_array_count(w, 1, flexible); // topics
+  write_string(w, "orders", flexible);
+  write_array_count(w, 1, flexible); // partitions
+  w.write_i32(0);                    // partition
+  if (version >= 2)
+    w.write_i32(2); // current_leader_epoch
+  w.write_i32(0);   // leader_epoch
+  if (flexible)
+    for (int i = 0; i < 3; ++i) // the partition's, the topic's and the body's tags
+      write_empty_tagged_fields(w);
   return s;
 }
 
@@ -105,8 +130,10 @@ std::vector<wire_sample> data_request_samples() {
     out.push_back(produce_sample(v));
   for (int16_t v = 4; v <= 11; ++v)
     out.push_back(fetch_sample(v));
-  for (int16_t v = 1; v <= 3; ++v)
+  for (int16_t v = 1; v <= 5; ++v)
     out.push_back(list_offsets_sample(v));
+  for (int16_t v = 0; v <= 4; ++v)
+    out.push_back(offset_for_leader_epoch_sample(v));
   return out;
 }
 

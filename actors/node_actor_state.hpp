@@ -1,0 +1,55 @@
+#pragma once
+// The node actor's state and what its two files share: node_actor.cpp (the requests) and
+// node_view.cpp (cluster mode: replicas, roles and fetchers following the cluster view).
+// Internal to actors/.
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <caf/all.hpp>
+
+#include "actors/cluster_view_cache.hpp"
+#include "actors/node.hpp"
+#include "actors/node_actor.hpp"
+#include "actors/node_replicas.hpp"
+
+namespace cafka {
+
+inline constexpr auto partition_request_timeout = std::chrono::seconds(30);
+
+struct node_state {
+  static inline const char* name = "cafka.node";
+  node_context ctx;
+  /// The partitions this node leads (what clients are routed to).
+  std::map<topic_partition, partition_actor> partitions;
+  /// Cluster mode: every local replica (leaders and followers), the role each was last
+  /// given, and the fetchers of the followers (actors/node_replicas.hpp).
+  std::map<topic_partition, partition_actor> replicas;
+  std::map<topic_partition, replica_role> roles;
+  replica_fetchers fetchers;
+  // -- cluster mode (ctx.views set) --
+  caf::actor member; ///< actors/cluster_member.hpp
+  /// The view the partition actors follow (the last one applied).
+  std::shared_ptr<const cluster::loaded_view> applied = std::make_shared<const cluster::loaded_view>();
+  std::set<topic_partition> opening; ///< logs being opened on the I/O worker
+  std::set<topic_partition> closing; ///< partition actors asked to close
+  bool stopping = false;
+};
+
+using self_ptr = node_actor::stateful_pointer<node_state>;
+
+bool clustered(self_ptr self);
+int32_t my_id(self_ptr self);
+/// Publishes the routing table: the partitions led here (and, in a cluster, those led
+/// elsewhere and every local replica).
+void publish_routes(self_ptr self);
+/// A partition actor's context: this node, the role, the checkpointed high watermark.
+partition_context context_for(self_ptr self, const topic_partition& tp, replica_role role);
+/// The leader the applied view records for `tp` (no_broker if unknown).
+int32_t recorded_leader(self_ptr self, const topic_partition& tp);
+/// The cluster member published a new view: open, re-role and close replicas to match it.
+void apply_view(self_ptr self);
+
+} // namespace cafka

@@ -1,0 +1,274 @@
+// Cluster mode: the node's replicas follow the cluster view (docs/cluster.md,
+// docs/replication.md). On each new view every partition this broker holds a replica of
+// settles: its log opened on the I/O worker if needed, a partition actor given its role
+// (leader: routed to; follower: fed by a replica fetcher), closed when the broker holds no
+// replica any more, its folder removed once its topic is deleted. __consumer_offsets has no
+// partition actors: its leaders coordinate groups.
+#include <algorithm>
+#include <filesystem>
+
+#include "actors/errors.hpp"
+#include "actors/group_registry.hpp"
+#include "actors/io_worker.hpp"
+#include "actors/log_line.hpp"
+#include "actors/node_actor_state.hpp"
+#include "actors/node_storage.hpp"
+#include "actors/routing_table.hpp"
+#include "actors/view_metadata.hpp"
+#include "cluster/offset_records.hpp"
+#include "cluster/znode_paths.hpp"
+
+namespace cafka {
+
+bool clustered(self_ptr self) { return self->state.ctx.views != nullptr; }
+
+void publish_routes(self_ptr self) {
+  auto& st = self->state;
+  if (clustered(self))
+    st.ctx.routes->publish(st.partitions, partitions_elsewhere(st.applied->view, st.partitions), st.replicas);
+  else
+    st.ctx.routes->publish(st.partitions);
+}
+
+int32_t my_id(self_ptr self) { return self->state.ctx.storage->config.broker_id; }
+
+int32_t recorded_leader(self_ptr self, const topic_partition& tp) {
+  auto* topic = self->state.applied->view.topic(tp.topic);
+  if (topic == nullptr || tp.partition < 0 || tp.partition >= static_cast<int32_t>(topic->partitions.size()))
+    return cluster::no_broker;
+  return topic->partitions[static_cast<size_t>(tp.partition)].state.leader;
+}
+
+namespace {
+
+// The topic was deleted (not merely skipped as malformed by the loader): its data can go.
+bool topic_deleted(self_ptr self, const std::string& topic) {
+  auto& loaded = *self->state.applied;
+  if (loaded.view.topic(topic) != nullptr)
+    return false;
+  auto prefix = cluster::topic_path(topic);
+  for (auto& path : loaded.malformed)
+    if (path.compare(0, prefix.size(), prefix) == 0)
+      return false;
+  return true;
+}
+
+// Closes and removes the log of a deleted topic's partition (on the I/O worker).
+void drop_log(self_ptr self, const topic_partition& tp) {
+  auto& ns = *self->state.ctx.storage;
+  auto it = ns.partitions.find(tp);
+  if (it == ns.partitions.end())
+    return;
+  auto log = it->second.log;
+  auto folder = ns.dirs[it->second.dir]->partition_path(tp);
+  ns.partitions.erase(it);
+  log_line("broker %d: removing %s-%d (topic deleted)", my_id(self), tp.topic.c_str(), tp.partition);
+  caf::anon_send(self->state.ctx.io_worker, io_job{[log, folder] {
+                   log->close();
+                   std::error_code ec;
+                   std::filesystem::remove_all(folder, ec);
+                   return ec;
+                 }});
+}
+
+void settle(self_ptr self, const topic_partition& tp);
+void publish_replicas(self_ptr self);
+
+// Opens (creating the folder if missing, recovering otherwise) a partition's log on the I/O
+// worker, then settles it again.
+void open_log_async(self_ptr self, const topic_partition& tp) {
+  auto& st = self->state;
+  auto& ns = *st.ctx.storage;
+  auto* topic = st.applied->view.topic(tp.topic);
+  if (topic == nullptr)
+    return;
+  auto rf = static_cast<int16_t>(topic->assignment.partitions.empty() ? 1 : topic->assignment.partitions[0].size());
+  ns.topics[tp.topic] = storage::topic_entry{static_cast<int32_t>(topic->assignment.partitions.size()), rf,
+                                             topic->config.entries}; // for log_config_for
+  auto dir = ns.dir_for(tp);
+  auto* folder = ns.dirs[dir].get();
+  auto cfg = ns.log_config_for(tp.topic);
+  auto now = st.ctx.now_ms();
+  auto opened = std::make_shared<std::shared_ptr<storage::partition_log>>();
+  st.opening.insert(tp);
+  self->request(st.ctx.io_worker, caf::infinite, io_job{[folder, tp, cfg, now, opened] {
+                  auto log = folder->open_log(tp, cfg, now);
+                  if (!log)
+                    return log.error();
+                  *opened = std::shared_ptr<storage::partition_log>(std::move(*log));
+                  return std::error_code{};
+                }})
+    .then(
+      [=] {
+        self->state.opening.erase(tp);
+        if (auto& r = (*opened)->recovery(); r.truncated_bytes > 0 || r.deleted_segments > 0)
+          log_line("broker %d: %s-%d repaired at open: %llu torn or corrupt byte(s) cut, %zu segment(s) after them "
+                   "removed, log end %lld",
+                   my_id(self), tp.topic.c_str(), tp.partition, static_cast<unsigned long long>(r.truncated_bytes),
+                   r.deleted_segments, static_cast<long long>((*opened)->log_end_offset()));
+        self->state.ctx.storage->partitions[tp] = node_storage::open_partition{*opened, dir};
+        settle(self, tp);
+        publish_replicas(self);
+      },
+      [=](caf::error& err) {
+        self->state.opening.erase(tp);
+        log_line("broker %d: opening %s-%d failed: %s", my_id(self), tp.topic.c_str(), tp.partition,
+                 describe(err).c_str());
+      });
+}
+
+} // namespace
+
+partition_context context_for(self_ptr self, const topic_partition& tp, replica_role role) {
+  auto& st = self->state;
+  auto& ns = *st.ctx.storage;
+  auto hw = ns.high_watermarks.find(tp);
+  return partition_context{tp,
+                           st.ctx.io_worker,
+                           st.ctx.now_ms,
+                           ns.config.broker_id,
+                           std::move(role),
+                           hw == ns.high_watermarks.end() ? -1 : hw->second,
+                           ns.config.replica_lag_time_max_ms,
+                           st.ctx.coordinator};
+}
+
+namespace {
+
+// Brings one partition in line with the applied view: a partition actor while this broker
+// holds a replica (given its role: leader or follower), routed to while it leads; none
+// otherwise; a deleted topic's log is removed once its actor is gone.
+void settle(self_ptr self, const topic_partition& tp) {
+  auto& st = self->state;
+  if (st.stopping || st.opening.count(tp) > 0 || st.closing.count(tp) > 0)
+    return;
+  auto& ns = *st.ctx.storage;
+  auto me = my_id(self);
+  auto role = role_in_view(st.applied->view, tp, me, ns.config.min_insync_replicas);
+  auto actor = st.replicas.find(tp);
+  if (role && actor == st.replicas.end()) {
+    auto log = ns.partitions.find(tp);
+    if (log == ns.partitions.end()) {
+      open_log_async(self, tp);
+      return;
+    }
+    auto handle = spawn_partition(self->system(), log->second.log, context_for(self, tp, *role));
+    st.replicas[tp] = handle;
+    st.roles[tp] = *role;
+    if (role->leader == me)
+      st.partitions[tp] = handle;
+    log_line("broker %d: %s %s-%d (leader epoch %d)", me, role->leader == me ? "leading" : "following",
+             tp.topic.c_str(), tp.partition, role->leader_epoch);
+  } else if (role && actor != st.replicas.end()) {
+    auto& last = st.roles[tp];
+    if (last == *role)
+      return;
+    bool was_leader = last.leader == me;
+    last = *role;
+    caf::anon_send(actor->second, role_atom_v, *role);
+    if (role->leader == me && !was_leader) {
+      st.partitions[tp] = actor->second;
+      log_line("broker %d: leading %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition, role->leader_epoch);
+    } else if (role->leader != me && was_leader) {
+      st.partitions.erase(tp);
+      log_line("broker %d: following %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition,
+               role->leader_epoch);
+    }
+  } else if (!role && actor != st.replicas.end()) {
+    auto handle = actor->second;
+    st.replicas.erase(actor);
+    st.roles.erase(tp);
+    st.partitions.erase(tp);
+    st.closing.insert(tp);
+    log_line("broker %d: no longer a replica of %s-%d", me, tp.topic.c_str(), tp.partition);
+    auto again = [=] {
+      self->state.closing.erase(tp);
+      settle(self, tp);
+    };
+    self->request(handle, partition_request_timeout, caf::close_atom_v)
+      .then([again](int64_t) { again(); }, [again](caf::error&) { again(); });
+  } else if (!role && actor == st.replicas.end() && topic_deleted(self, tp.topic)) {
+    drop_log(self, tp);
+  }
+}
+
+// Routes and replica fetchers after partitions settled.
+void publish_replicas(self_ptr self) {
+  auto& st = self->state;
+  publish_routes(self);
+  if (self->system().has_middleman())
+    st.fetchers.update(self->system(), st.ctx.storage->config, st.applied->view, st.roles, st.replicas);
+}
+
+// This broker now leads __consumer_offsets-`partition`: it coordinates the partition's groups
+// (their offsets are in this node's store: with replication factor 1 the partition never
+// leaves the broker that holds its folder).
+void serve_groups(self_ptr self, int32_t partition) {
+  if (auto& groups = self->state.ctx.groups)
+    groups->serve_partition(partition);
+}
+
+// No longer the leader of __consumer_offsets-`partition`: its groups close (held joins and
+// syncs are answered NOT_COORDINATOR) and later requests for them get NOT_COORDINATOR.
+void release_groups(self_ptr self, int32_t partition) {
+  auto& groups = self->state.ctx.groups;
+  if (!groups)
+    return;
+  auto closing = groups->release_partition(partition);
+  for (auto& g : closing)
+    self->request(g, partition_request_timeout, caf::close_atom_v)
+      .then([](bool) {}, [](caf::error& err) { log_line("closing a group: %s", describe(err).c_str()); });
+}
+
+} // namespace
+
+// The cluster member published a new view: open and close partition actors to match it.
+void apply_view(self_ptr self) {
+  auto& st = self->state;
+  if (st.stopping)
+    return;
+  auto next = st.ctx.views->snapshot();
+  auto changes = cluster::leadership_changes(st.applied->view, next->view, my_id(self));
+  st.applied = next;
+  std::set<topic_partition> touched;
+  // __consumer_offsets is no data partition here: its leader coordinates the groups that
+  // hash to it, from the offsets store (docs/cluster.md, "Groups across nodes").
+  size_t released = 0;
+  size_t served = 0;
+  for (auto& c : changes.stop)
+    if (c.topic == cluster::offsets_topic_name) {
+      release_groups(self, c.partition);
+      ++released;
+    } else {
+      touched.insert(topic_partition{c.topic, c.partition});
+    }
+  for (auto& c : changes.start)
+    if (c.topic == cluster::offsets_topic_name) {
+      serve_groups(self, c.partition);
+      ++served;
+    } else {
+      touched.insert(topic_partition{c.topic, c.partition});
+    }
+  if (released + served > 0)
+    log_line("broker %d: group coordination: %zu __consumer_offsets partition(s) gained, %zu lost", my_id(self), served,
+             released);
+  for (auto& [tp, _] : st.ctx.storage->partitions)
+    if (topic_deleted(self, tp.topic))
+      touched.insert(tp);
+  // Every replica here may have a new role (leader, epoch, ISR, live brokers).
+  auto me = my_id(self);
+  for (auto& [name, topic] : st.applied->view.topics())
+    if (name != cluster::offsets_topic_name)
+      for (size_t p = 0; p < topic.assignment.partitions.size(); ++p) {
+        auto& replicas = topic.assignment.partitions[p];
+        if (std::find(replicas.begin(), replicas.end(), me) != replicas.end())
+          touched.insert(topic_partition{name, static_cast<int32_t>(p)});
+      }
+  for (auto& [tp, _] : st.replicas)
+    touched.insert(tp);
+  for (auto& tp : touched)
+    settle(self, tp);
+  publish_replicas(self); // the partitions led elsewhere changed too
+}
+
+} // namespace cafka
