@@ -91,18 +91,25 @@ void serve(const kafka_services& s, wire::create_topics_request&& req, const kaf
       if (c.value)
         spec.configs[c.name] = *c.value;
     if (!t.assignments.empty()) {
-      // Manual assignments: every replica must be this broker until clusters exist.
-      bool local = true;
-      for (auto& a : t.assignments)
-        for (auto id : a.broker_ids)
-          local = local && id == s.broker_id;
-      if (!local || t.num_partitions != -1) {
+      // Manual assignments (Kafka: num_partitions and replication_factor -1 then): partition
+      // indexes 0..n-1, each once; the brokers are checked where the topic is written.
+      std::vector<std::vector<int32_t>> by_index(t.assignments.size());
+      bool dense = t.num_partitions == -1 && t.replication_factor == -1;
+      for (auto& a : t.assignments) {
+        auto i = static_cast<size_t>(a.partition_index);
+        dense = dense && a.partition_index >= 0 && i < by_index.size() && by_index[i].empty() && !a.broker_ids.empty();
+        if (dense)
+          by_index[i] = a.broker_ids;
+      }
+      if (!dense) {
         out.error_code = protocol::wire_code(kafka_error::invalid_replica_assignment);
-        out.error_message = "replica assignments may name only broker " + std::to_string(s.broker_id);
+        out.error_message = "replica assignments need partitions 0..n-1 once each, with no partition count or "
+                            "replication factor";
         continue;
       }
-      spec.partitions = static_cast<int32_t>(t.assignments.size());
-      spec.replication_factor = static_cast<int16_t>(t.assignments.front().broker_ids.size());
+      spec.partitions = static_cast<int32_t>(by_index.size());
+      spec.replication_factor = static_cast<int16_t>(by_index.front().size());
+      spec.assignments = std::move(by_index);
     }
     if (!have_node(s)) {
       out.error_code = protocol::wire_code(kafka_error::not_controller);

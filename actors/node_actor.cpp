@@ -112,6 +112,11 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
   if (spec.name == cluster::offsets_topic_name) // its logs belong to the offsets store
     return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
+  for (auto& replicas : spec.assignments)
+    for (auto id : replicas)
+      if (id != cfg.broker_id)
+        return caf::make_error(kafka_error::invalid_replica_assignment,
+                               "replica assignments may name only broker " + std::to_string(cfg.broker_id));
   if (spec.partitions == -1)
     spec.partitions = cfg.num_partitions;
   if (spec.partitions < 1)

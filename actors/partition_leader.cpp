@@ -66,8 +66,9 @@ void write_isr(partition_self self, std::vector<int32_t> isr) {
     cluster::partition_state{st.ctx.broker_id, st.role.leader_epoch, st.role.controller_epoch, isr},
     st.role.state_version};
   auto weak = caf::actor_cast<caf::weak_actor_ptr>(self);
-  auto coordinator = st.ctx.coordinator;
-  cluster::write_partition_states(*coordinator, {write}, [weak, isr, coordinator](status written) {
+  // The node keeps the coordinator alive until it stops; the callback must not (a pending
+  // write that never completes would keep the session in a cycle with itself).
+  cluster::write_partition_states(*st.ctx.coordinator, {write}, [weak, isr](status written) {
     if (auto strong = weak.lock())
       caf::anon_send(caf::actor_cast<partition_actor>(strong), isr_atom_v, static_cast<bool>(written), isr);
   });

@@ -38,7 +38,9 @@ struct fetcher_state {
   std::string host;
   uint16_t port = 0;
   std::optional<node_actor> leader;
-  caf::actor_addr lost_leader; ///< the proxy of the last lost connection
+  /// The proxy of the last lost connection (this very proxy object: a proxy of the same node
+  /// actor over a new connection compares equal as an actor_addr, by node and actor id).
+  caf::weak_actor_ptr lost_leader;
   bool connecting = false;
   bool fetch_in_flight = false;
   caf::actor_clock::time_point connect_not_before{};
@@ -52,13 +54,16 @@ void step(self_ptr self);
 
 std::chrono::milliseconds backoff(self_ptr self) { return std::chrono::milliseconds(self->state.cfg.backoff_ms); }
 
-// Runs step() again after the back-off (once, however many waits ask for it).
-void retry_later(self_ptr self) {
+// Runs step() again after `delay` (default: the back-off) — once, however many waits ask
+// for it: step() arms it again for whatever still waits when it comes.
+void retry_later(self_ptr self, caf::timespan delay) {
   if (self->state.retry_armed)
     return;
   self->state.retry_armed = true;
-  self->delayed_send(self, backoff(self), caf::tick_atom_v);
+  self->delayed_send(self, delay, caf::tick_atom_v);
 }
+
+void retry_later(self_ptr self) { retry_later(self, backoff(self)); }
 
 // Forgets the leader's proxy and connects again after the back-off. `connection_lost`: its
 // connection is gone (the proxy went down), so a connect that hands back the same proxy (the
@@ -70,7 +75,7 @@ void lose_leader(self_ptr self, const std::string& why, bool connection_lost) {
   if (st.leader) {
     log_line("broker %d: replica fetcher from broker %d: %s", st.cfg.broker_id, st.cfg.leader_id, why.c_str());
     if (connection_lost)
-      st.lost_leader = st.leader->address();
+      st.lost_leader = caf::actor_cast<caf::weak_actor_ptr>(*st.leader);
     st.leader.reset();
   }
   st.connect_not_before = self->clock().now() + backoff(self);
@@ -79,8 +84,15 @@ void lose_leader(self_ptr self, const std::string& why, bool connection_lost) {
 
 void connect(self_ptr self) {
   auto& st = self->state;
-  if (st.connecting || st.port == 0 || self->clock().now() < st.connect_not_before)
+  log_line("DBG broker %d connect to %d: connecting %d port %u wait %lld ms", st.cfg.broker_id, st.cfg.leader_id, (int)st.connecting, (unsigned)st.port, (long long)std::chrono::duration_cast<std::chrono::milliseconds>(st.connect_not_before - self->clock().now()).count());
+  if (st.connecting || st.port == 0)
     return;
+  if (auto now = self->clock().now(); now < st.connect_not_before) {
+    // Too early: a tick armed for an earlier wait (a partition's back-off) may have brought
+    // us here; make sure one comes once the connect back-off is over.
+    retry_later(self, st.connect_not_before - now);
+    return;
+  }
   st.connecting = true;
   auto mm = self->system().middleman().actor_handle();
   auto failed = [=](const std::string& why) {
@@ -94,11 +106,12 @@ void connect(self_ptr self) {
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
         auto& st = self->state;
+        log_line("DBG broker %d connected to %d: ptr %p", st.cfg.broker_id, st.cfg.leader_id, (void*)ptr.get());
         if (!ptr || !self->system().assignable<node_actor>(ifs)) {
           failed("no cafka node at its caf.port");
           return;
         }
-        if (caf::actor_cast<caf::actor_addr>(ptr) == st.lost_leader) {
+        if (ptr.get() == st.lost_leader.get()) {
           failed("the middleman's cached proxy of the lost connection");
           return;
         }
@@ -157,6 +170,7 @@ void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int3
         auto* f = current(self, tp, epoch);
         if (f == nullptr)
           return;
+        log_line("DBG broker %d epoch_end %s-%d err %d e%d o%lld", self->state.cfg.broker_id, tp.topic.c_str(), tp.partition, (int)answer.error, answer.epoch, (long long)answer.end_offset);
         if (answer.error == protocol::wire_code(kafka_error::fenced_leader_epoch)) {
           f->busy = false;
           f->state = phase::fenced;
@@ -199,6 +213,7 @@ void start_truncation(self_ptr self, const topic_partition& tp, followed& f) {
 void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch, int64_t asked_offset,
                  std::function<void()> done) {
   auto* f = current(self, r.tp, epoch);
+  log_line("DBG broker %d <- %d %s-%d e%d asked %lld err %d recs %zu hw %lld leo %lld f=%p", self->state.cfg.broker_id, self->state.cfg.leader_id, r.tp.topic.c_str(), r.tp.partition, epoch, (long long)asked_offset, (int)r.error, r.records.size(), (long long)r.high_watermark, (long long)r.log_end_offset, (void*)f);
   if (f == nullptr || f->state != phase::fetching) {
     done();
     return;
@@ -245,6 +260,7 @@ void fetch(self_ptr self) {
   for (auto& [tp, f] : st.partitions)
     if (f.state == phase::fetching && !f.busy && f.not_before <= now)
       req.partitions.push_back({tp, f.leader_epoch, f.fetch_offset, f.log_start_offset, st.cfg.fetch_max_bytes});
+  log_line("DBG broker %d fetch from %d: %zu partitions", st.cfg.broker_id, st.cfg.leader_id, req.partitions.size());
   if (req.partitions.empty())
     return;
   st.fetch_in_flight = true;
@@ -261,6 +277,7 @@ void fetch(self_ptr self) {
   self->request(*st.leader, timeout, replica_fetch_atom_v, std::move(req))
     .then(
       [=](replica_fetch_result& res) {
+        log_line("DBG broker %d fetch answer from %d: %zu partitions", self->state.cfg.broker_id, self->state.cfg.leader_id, res.partitions.size());
         auto outstanding = std::make_shared<size_t>(res.partitions.size() + 1);
         auto one_done = [=] {
           if (--*outstanding == 0) {
@@ -279,6 +296,7 @@ void fetch(self_ptr self) {
         one_done();
       },
       [=](caf::error& err) {
+        log_line("DBG broker %d fetch error from %d: %s", self->state.cfg.broker_id, self->state.cfg.leader_id, describe(err).c_str());
         release();
         lose_leader(self, "fetch failed: " + describe(err), false);
       });
@@ -314,12 +332,15 @@ void step(self_ptr self) {
 caf::behavior replica_fetcher(self_ptr self, replica_fetcher_config cfg) {
   self->state.cfg = cfg;
   self->set_down_handler([=](caf::down_msg& msg) {
-    if (self->state.leader && msg.source == self->state.leader->address())
+    // This very proxy (a late down of an earlier proxy of the same node actor compares equal
+    // as an address).
+    if (self->state.leader && msg.source.get() == caf::actor_cast<caf::strong_actor_ptr>(*self->state.leader).get())
       lose_leader(self, "connection lost", true);
   });
   return {
     [=](follow_atom, std::vector<followed_partition>& wanted, std::string& host, uint16_t port) {
       auto& st = self->state;
+      for (auto& w : wanted) log_line("DBG broker %d follow %d %s-%d e%d", st.cfg.broker_id, st.cfg.leader_id, w.tp.topic.c_str(), w.tp.partition, w.leader_epoch);
       if (host != st.host || port != st.port) {
         st.host = std::move(host);
         st.port = port;
