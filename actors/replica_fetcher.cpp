@@ -84,7 +84,6 @@ void lose_leader(self_ptr self, const std::string& why, bool connection_lost) {
 
 void connect(self_ptr self) {
   auto& st = self->state;
-  log_line("DBG broker %d connect to %d: connecting %d port %u wait %lld ms", st.cfg.broker_id, st.cfg.leader_id, (int)st.connecting, (unsigned)st.port, (long long)std::chrono::duration_cast<std::chrono::milliseconds>(st.connect_not_before - self->clock().now()).count());
   if (st.connecting || st.port == 0)
     return;
   if (auto now = self->clock().now(); now < st.connect_not_before) {
@@ -106,7 +105,6 @@ void connect(self_ptr self) {
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
         auto& st = self->state;
-        log_line("DBG broker %d connected to %d: ptr %p", st.cfg.broker_id, st.cfg.leader_id, (void*)ptr.get());
         if (!ptr || !self->system().assignable<node_actor>(ifs)) {
           failed("no cafka node at its caf.port");
           return;
@@ -170,7 +168,6 @@ void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int3
         auto* f = current(self, tp, epoch);
         if (f == nullptr)
           return;
-        log_line("DBG broker %d epoch_end %s-%d err %d e%d o%lld", self->state.cfg.broker_id, tp.topic.c_str(), tp.partition, (int)answer.error, answer.epoch, (long long)answer.end_offset);
         if (answer.error == protocol::wire_code(kafka_error::fenced_leader_epoch)) {
           f->busy = false;
           f->state = phase::fenced;
@@ -213,7 +210,6 @@ void start_truncation(self_ptr self, const topic_partition& tp, followed& f) {
 void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch, int64_t asked_offset,
                  std::function<void()> done) {
   auto* f = current(self, r.tp, epoch);
-  log_line("DBG broker %d <- %d %s-%d e%d asked %lld err %d recs %zu hw %lld leo %lld f=%p", self->state.cfg.broker_id, self->state.cfg.leader_id, r.tp.topic.c_str(), r.tp.partition, epoch, (long long)asked_offset, (int)r.error, r.records.size(), (long long)r.high_watermark, (long long)r.log_end_offset, (void*)f);
   if (f == nullptr || f->state != phase::fetching) {
     done();
     return;
@@ -260,7 +256,6 @@ void fetch(self_ptr self) {
   for (auto& [tp, f] : st.partitions)
     if (f.state == phase::fetching && !f.busy && f.not_before <= now)
       req.partitions.push_back({tp, f.leader_epoch, f.fetch_offset, f.log_start_offset, st.cfg.fetch_max_bytes});
-  log_line("DBG broker %d fetch from %d: %zu partitions", st.cfg.broker_id, st.cfg.leader_id, req.partitions.size());
   if (req.partitions.empty())
     return;
   st.fetch_in_flight = true;
@@ -277,7 +272,6 @@ void fetch(self_ptr self) {
   self->request(*st.leader, timeout, replica_fetch_atom_v, std::move(req))
     .then(
       [=](replica_fetch_result& res) {
-        log_line("DBG broker %d fetch answer from %d: %zu partitions", self->state.cfg.broker_id, self->state.cfg.leader_id, res.partitions.size());
         auto outstanding = std::make_shared<size_t>(res.partitions.size() + 1);
         auto one_done = [=] {
           if (--*outstanding == 0) {
@@ -296,7 +290,6 @@ void fetch(self_ptr self) {
         one_done();
       },
       [=](caf::error& err) {
-        log_line("DBG broker %d fetch error from %d: %s", self->state.cfg.broker_id, self->state.cfg.leader_id, describe(err).c_str());
         release();
         lose_leader(self, "fetch failed: " + describe(err), false);
       });
@@ -340,7 +333,6 @@ caf::behavior replica_fetcher(self_ptr self, replica_fetcher_config cfg) {
   return {
     [=](follow_atom, std::vector<followed_partition>& wanted, std::string& host, uint16_t port) {
       auto& st = self->state;
-      for (auto& w : wanted) log_line("DBG broker %d follow %d %s-%d e%d", st.cfg.broker_id, st.cfg.leader_id, w.tp.topic.c_str(), w.tp.partition, w.leader_epoch);
       if (host != st.host || port != st.port) {
         st.host = std::move(host);
         st.port = port;
