@@ -125,6 +125,14 @@ void update_leading(partition_self self, replica_role role) {
   st.followers.erase(std::remove_if(st.followers.begin(), st.followers.end(),
                                     [&](auto& p) { return !contains(role.replicas, p.broker); }),
                      st.followers.end());
+  // A follower this state takes out of the ISR (the controller dropped a broker that died, or
+  // our own shrink came back) must not hold the high watermark any longer just because it was
+  // caught up less than replica.lag.time.max.ms ago: acks=all would wait that long (30 s) for
+  // a dead broker. Kafka's makeLeader resets lastCaughtUpTime to 0 for every replica outside
+  // the ISR on each LeaderAndIsr; a fetch that shows it caught up counts it again.
+  for (auto& p : st.followers)
+    if (contains(st.role.isr, p.broker) && !contains(role.isr, p.broker))
+      p.last_caught_up_ms = 0;
   st.role = std::move(role);
   if (!st.isr_write_in_flight)
     st.maximal_isr = st.role.isr;
