@@ -242,18 +242,17 @@ caf::actor_clock::time_point expire_waiting_produces(partition_self self) {
   return next;
 }
 
+// A fired watch stays, without its watcher, until the long poll asks again (its second round):
+// serve_replica_fetch tells that repeat from a new fetch by it.
 void fire_replica_watches(partition_self self) {
   auto& st = self->state;
   auto end = st.log->log_end_offset();
-  auto keep = st.replica_watches.begin();
   for (auto& w : st.replica_watches) {
-    if (end > w.offset) {
+    if (w.watcher && end > w.offset) {
       caf::anon_send(w.watcher, replica_fetch_atom_v, w.key);
-      continue;
+      w.watcher = caf::actor{};
     }
-    *keep++ = std::move(w);
   }
-  st.replica_watches.erase(keep, st.replica_watches.end());
 }
 
 caf::result<replica_fetch_partition_result> serve_replica_fetch(partition_self self, int32_t replica,
@@ -276,8 +275,19 @@ caf::result<replica_fetch_partition_result> serve_replica_fetch(partition_self s
   auto bytes = log.read(req.fetch_offset, static_cast<size_t>(std::max(req.max_bytes, 0)));
   if (!bytes)
     return fetch_error(st, to_kafka_error(to_caf_error(bytes.error())));
-  cluster::record_fetch(*progress, req.fetch_offset, req.log_start_offset, end, st.ctx.now_ms());
-  maybe_expand_isr(self, *progress);
+  // The second round of a long poll this replica parked here (its watch fired or timed out)
+  // repeats a fetch already recorded: recording it again would count the replica as caught up
+  // now, although it asked before. A follower that died with its poll parked would so come
+  // back to life after the controller took it out of the ISR, and hold the high watermark
+  // (acks=all) for replica.lag.time.max.ms. Kafka updates a follower's fetch state once per
+  // request, not when a delayed fetch completes.
+  bool repeat = !watcher && std::any_of(st.replica_watches.begin(), st.replica_watches.end(), [&](auto& w) {
+    return w.replica == replica && w.offset == req.fetch_offset;
+  });
+  if (!repeat) {
+    cluster::record_fetch(*progress, req.fetch_offset, req.log_start_offset, end, st.ctx.now_ms());
+    maybe_expand_isr(self, *progress);
+  }
   advance_high_watermark(self);
   auto out = fetch_error(st, kafka_error::none);
   out.records = std::move(*bytes);

@@ -26,7 +26,8 @@ struct followed {
   partition_actor local;
   int32_t leader_epoch = 0;
   phase state = phase::truncating;
-  bool busy = false; ///< a truncation step or an append is under way
+  bool busy = false;   ///< a truncation step or an append is under way
+  bool remote = false; ///< busy waiting for the leader (a fetch or OffsetForLeaderEpoch)
   int64_t fetch_offset = 0;
   int64_t log_start_offset = 0;
   caf::actor_clock::time_point not_before{}; ///< retry after an error
@@ -43,6 +44,9 @@ struct fetcher_state {
   caf::weak_actor_ptr lost_leader;
   bool connecting = false;
   bool fetch_in_flight = false;
+  /// Counts lost leaders: an answer to a request made before the last loss is ignored (a
+  /// request out when the connection went may get neither an answer nor its timeout).
+  uint64_t session = 0;
   caf::actor_clock::time_point connect_not_before{};
   bool retry_armed = false;
   std::map<topic_partition, followed> partitions;
@@ -78,6 +82,12 @@ void lose_leader(self_ptr self, const std::string& why, bool connection_lost) {
       st.lost_leader = caf::actor_cast<caf::weak_actor_ptr>(*st.leader);
     st.leader.reset();
   }
+  // Every request still out to that leader is given up: its partitions ask again.
+  ++st.session;
+  st.fetch_in_flight = false;
+  for (auto& [_, f] : st.partitions)
+    if (f.busy && f.remote)
+      f.busy = f.remote = false;
   st.connect_not_before = self->clock().now() + backoff(self);
   retry_later(self);
 }
@@ -162,12 +172,16 @@ void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int3
     wait_partition(self, tp);
     return;
   }
+  if (auto* f = current(self, tp, epoch))
+    f->remote = true;
+  auto session = st.session;
   self->request(*st.leader, connect_timeout, epoch_end_atom_v, tp, epoch, asked)
     .then(
       [=](epoch_end_answer& answer) {
         auto* f = current(self, tp, epoch);
-        if (f == nullptr)
+        if (f == nullptr || session != self->state.session)
           return;
+        f->remote = false;
         if (answer.error == protocol::wire_code(kafka_error::fenced_leader_epoch)) {
           f->busy = false;
           f->state = phase::fenced;
@@ -186,6 +200,10 @@ void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int3
                 });
       },
       [=](caf::error& err) {
+        if (session != self->state.session)
+          return;
+        if (auto* f = current(self, tp, epoch))
+          f->remote = false;
         wait_partition(self, tp);
         lose_leader(self, "OffsetForLeaderEpoch failed: " + describe(err), false);
       });
@@ -260,18 +278,28 @@ void fetch(self_ptr self) {
     return;
   st.fetch_in_flight = true;
   auto asked = req.partitions;
-  for (auto& p : asked)
-    st.partitions[p.tp].busy = true;
+  for (auto& p : asked) {
+    auto& f = st.partitions[p.tp];
+    f.busy = f.remote = true;
+  }
   auto timeout = std::chrono::milliseconds(req.max_wait_ms) + fetch_grace;
+  auto session = st.session;
+  // Once every answered partition's local work is done (or at once after an error).
   auto release = [=] {
     for (auto& p : asked)
       if (auto* f = current(self, p.tp, p.leader_epoch))
-        f->busy = false;
-    self->state.fetch_in_flight = false;
+        f->busy = f->remote = false;
+    if (session == self->state.session)
+      self->state.fetch_in_flight = false;
   };
   self->request(*st.leader, timeout, replica_fetch_atom_v, std::move(req))
     .then(
       [=](replica_fetch_result& res) {
+        if (session != self->state.session)
+          return; // given up when the leader was lost: its partitions are fetched again
+        for (auto& p : asked)
+          if (auto* f = current(self, p.tp, p.leader_epoch))
+            f->remote = false; // local work from here on
         auto outstanding = std::make_shared<size_t>(res.partitions.size() + 1);
         auto one_done = [=] {
           if (--*outstanding == 0) {
@@ -290,6 +318,8 @@ void fetch(self_ptr self) {
         one_done();
       },
       [=](caf::error& err) {
+        if (session != self->state.session)
+          return;
         release();
         lose_leader(self, "fetch failed: " + describe(err), false);
       });

@@ -9,6 +9,8 @@
 #include <random>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 
@@ -19,6 +21,8 @@
 #include "actors/routing_table.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "cluster/embedded_store.hpp"
+#include "cluster/znode_data.hpp"
+#include "cluster/znode_paths.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 #include "sim/power_loss.hpp"
@@ -34,11 +38,24 @@ constexpr int64_t epoch_ms = 1'700'000'000'000;
 // A run_until that takes more steps than this is a livelock, not a slow test.
 constexpr uint64_t max_steps = 20'000'000;
 
+// Where the brokers' log dirs go: $CAFKA_SIM_DIR, else /dev/shm (tmpfs: an fsync costs
+// nothing there, and a machine crash is played from the logs' recovery points, not from
+// what a disk kept), else /tmp.
+std::string log_root() {
+  if (const char* dir = std::getenv("CAFKA_SIM_DIR"); dir && *dir)
+    return dir;
+  std::error_code ec;
+  if (std::filesystem::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0)
+    return "/dev/shm";
+  return "/tmp";
+}
+
 std::string make_temp_dir() {
-  char tmpl[] = "/tmp/cafka-sim-XXXXXX";
-  auto* p = ::mkdtemp(tmpl);
+  static const std::string root = log_root();
+  auto tmpl = root + "/cafka-sim-XXXXXX";
+  auto* p = ::mkdtemp(tmpl.data());
   if (!p)
-    throw std::runtime_error("sim: cannot create a temporary log dir under /tmp");
+    throw std::runtime_error("sim: cannot create a temporary log dir under " + root);
   return p;
 }
 
@@ -93,6 +110,10 @@ struct cluster::impl {
   uint64_t next_cut_token = 0;
   int32_t traced_controller = -1;
   int32_t traced_epoch = -1;
+  std::shared_ptr<cafka::cluster::embedded_coordinator> observer; ///< recorded_state()'s session
+  /// The slot of the host the last step ran, if nothing else happened since (the network
+  /// then looks at that host's connections only); nullopt after anything else.
+  std::optional<size_t> last_stepped;
 
   explicit impl(options o) : opts(std::move(o)), rng(opts.seed) {}
 
@@ -315,8 +336,8 @@ struct cluster::impl {
       if (hdl)
         caf::anon_send_exit(hdl, caf::exit_reason::kill);
     };
-    if (n.routes)
-      for (auto& [_, actor] : *n.routes->snapshot())
+    if (n.routes) // every local replica: the leaders and the followers
+      for (auto& [_, actor] : *n.routes->replicas())
         kill(actor);
     if (n.groups)
       for (auto& g : n.groups->close())
@@ -511,13 +532,17 @@ struct cluster::impl {
   // One unit of work on a host drawn by the seed's generator; false if all are idle.
   bool step() {
     sync_slots();
-    for (auto& e : net.wire(slots, now, rng))
+    for (auto& e : net.wire(slots, now, rng, last_stepped))
       note(e);
+    last_stepped.reset();
     auto order = live_hosts();
     for (size_t k = order.size(); k > 1; --k) // Fisher-Yates with our generator
       std::swap(order[k - 1], order[std::uniform_int_distribution<size_t>{0, k - 1}(rng)]);
     for (auto* h : order)
       if (h->step(rng)) {
+        for (size_t k = 0; k < slots.size(); ++k)
+          if (slots[k].h == h)
+            last_stepped = k;
         if (any_silent())
           enforce_silence();
         observe();
@@ -543,6 +568,7 @@ struct cluster::impl {
   }
 
   void move_time(caf::timespan d) {
+    last_stepped.reset();
     now += d;
     for (auto* h : live_hosts())
       h->advance(d);
@@ -555,6 +581,7 @@ struct cluster::impl {
   }
 
   bool run_until(const std::function<bool()>& done, caf::timespan max) {
+    last_stepped.reset(); // the caller may have changed anything since
     auto deadline = now + max;
     for (uint64_t steps = 0; steps < max_steps; ++steps) {
       if (done())
@@ -572,6 +599,8 @@ struct cluster::impl {
   }
 
   void shutdown() {
+    if (observer)
+      observer->close();
     // Sessions first, so that no store callback reaches a system being destroyed.
     for (auto& b : brokers) {
       if (b.zombie_session)
@@ -843,5 +872,23 @@ bool cluster::paused(size_t i) const { return impl_->brokers.at(i).paused; }
 const std::vector<std::string>& cluster::trace() const { return impl_->trace; }
 
 void cluster::note(const std::string& what) { impl_->note(what); }
+
+std::optional<cafka::cluster::partition_state> cluster::recorded_state(const std::string& topic, int32_t partition) {
+  auto& s = *impl_;
+  if (!s.observer)
+    s.observer = std::make_shared<cafka::cluster::embedded_coordinator>(s.store);
+  std::optional<cafka::cluster::partition_state> out;
+  // The store runs the callback on this thread before get() returns (no other call is under way).
+  s.observer->get(cafka::cluster::partition_state_path(topic, partition), {},
+                  [&out](result<cafka::cluster::node_data> r) {
+                    if (!r)
+                      return;
+                    if (auto st = cafka::cluster::decode_partition_state(r->data))
+                      out = std::move(*st);
+                  });
+  return out;
+}
+
+const std::string& cluster::log_dir(size_t i) const { return impl_->brokers.at(i).log_dir; }
 
 } // namespace cafka::sim

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@
 
 #include "actors/node.hpp"
 #include "actors/system_config.hpp"
+#include "cluster/metadata.hpp"
 #include "config/server_config.hpp"
 
 namespace cafka::sim {
@@ -196,6 +198,14 @@ public:
   const std::vector<std::string>& trace() const;
   /// Adds a line to the trace (tests may mark their own steps).
   void note(const std::string& what);
+
+  /// What the coordinator records now for topic/partition (leader, leader epoch, ISR): the
+  /// truth the brokers' views follow, read by an observer session of the world's own (no
+  /// broker's; it is opened on first use and never cut or expired); nullopt if nothing is
+  /// recorded.
+  std::optional<cafka::cluster::partition_state> recorded_state(const std::string& topic, int32_t partition);
+  /// Broker i's log dir (the same across crashes and restarts).
+  const std::string& log_dir(size_t i) const;
 
   struct impl;
 

@@ -72,7 +72,11 @@ host::~host() {
     std::fprintf(stderr, "sim: %s has %zu actor(s) still running at teardown: its actor system is kept\n",
                  name_.c_str(), impl_->sys.registry().running());
     kept_busy_hosts().push_back(std::move(impl_));
+    return;
   }
+  // Accepts the world handed over that nobody took: the middleman's stop (in ~actor_system)
+  // would accept them for a doorman whose broker is gone.
+  impl_->mpx.pending_connects().clear();
 }
 
 caf::actor_system& host::system() { return impl_->sys; }

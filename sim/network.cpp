@@ -41,7 +41,9 @@ void network::listen(std::vector<slot>& slots, size_t slot_index, uint16_t port)
   listeners_.push_back(listener{slot_index, slots[slot_index].generation, port, id});
 }
 
-std::vector<std::string> network::wire(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng) {
+std::vector<std::string> network::wire(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng,
+                                       std::optional<size_t> stepped) {
+  auto concerns = [&](size_t host) { return !stepped || *stepped == host; };
   std::vector<std::string> events;
   // Ends to close once their broker owns them.
   closing_.erase(std::remove_if(closing_.begin(), closing_.end(),
@@ -51,7 +53,7 @@ std::vector<std::string> network::wire(std::vector<slot>& slots, caf::timespan n
                  closing_.end());
   // Hand over what was taken; refuse what was taken from a listener that is gone.
   for (auto& c : connections_) {
-    if (c.taken || !alive(slots, c.client, c.client_generation))
+    if (c.taken || !concerns(c.client) || !alive(slots, c.client, c.client_generation))
       continue;
     auto& client_mpx = slots[c.client].h->network();
     if (client_mpx.has_pending_scribe(c.address, c.port))
@@ -76,7 +78,7 @@ std::vector<std::string> network::wire(std::vector<slot>& slots, caf::timespan n
                      connections_.end());
   // One prepared connection per (host, live listener elsewhere) that has none waiting.
   for (size_t client = 0; client < slots.size(); ++client) {
-    if (!slots[client].h)
+    if (!slots[client].h || !concerns(client))
       continue;
     auto& client_host = *slots[client].h;
     for (auto& l : listeners_) {
@@ -93,25 +95,83 @@ std::vector<std::string> network::wire(std::vector<slot>& slots, caf::timespan n
       connections_.push_back(std::move(c));
     }
   }
-  pump(slots, now, rng);
+  pump(slots, now, rng, stepped);
+  propagate_closes(slots, events, stepped);
   return events;
 }
 
-void network::pump(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng) {
+namespace {
+
+// Whether the end `id` of host `h` is owned by a broker now (sets `owned` the first time),
+// and whether that broker closed it since.
+bool closed_by_its_broker(host& h, int64_t id, bool& owned) {
+  auto& mpx = h.network();
+  auto hdl = connection_handle::from_int(id);
+  auto& ptr = mpx.impl_ptr(hdl);
+  bool attached = ptr && ptr->parent() != nullptr;
+  if (attached && !mpx.stopped_reading(hdl)) {
+    owned = true;
+    return false;
+  }
+  return owned;
+}
+
+} // namespace
+
+void network::propagate_closes(std::vector<slot>& slots, std::vector<std::string>& events,
+                               std::optional<size_t> stepped) {
+  connections_.erase(
+    std::remove_if(connections_.begin(), connections_.end(),
+                   [&](connection& c) {
+                     // Only a host that ran can have closed an end (or one closed before).
+                     if (!c.taken || (stepped && !c.close_pending && *stepped != c.client && *stepped != c.server)
+                         || !alive(slots, c.client, c.client_generation)
+                         || !alive(slots, c.server, c.server_generation))
+                       return false;
+                     auto& client = *slots[c.client].h;
+                     auto& server = *slots[c.server].h;
+                     bool client_closed = closed_by_its_broker(client, c.client_id, c.client_owned);
+                     bool server_closed = closed_by_its_broker(server, c.server_id, c.server_owned);
+                     if (!client_closed && !server_closed)
+                       return false;
+                     // The FIN follows the bytes sent before it, over a link that is not cut.
+                     auto closer = client_closed ? c.client : c.server;
+                     auto peer = client_closed ? c.server : c.client;
+                     auto& queue = client_closed ? c.to_server : c.to_client;
+                     if (is_cut(closer, peer) || !queue.empty()) {
+                       c.close_pending = true;
+                       return false;
+                     }
+                     auto what = slots[c.client].h->name() + " -> " + c.address + ":" + std::to_string(c.port);
+                     events.push_back(what + " closed by " + slots[closer].h->name());
+                     if (!client_closed)
+                       closing_.push_back(end{c.client, c.client_generation, c.client_id});
+                     if (!server_closed)
+                       closing_.push_back(end{c.server, c.server_generation, c.server_id});
+                     return true;
+                   }),
+    connections_.end());
+}
+
+void network::pump(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng,
+                   std::optional<size_t> stepped) {
   // Takes what `from` wrote into the queue of that direction (with its delivery time),
   // then delivers every chunk that is due, oldest first.
+  // Only a host that ran has written bytes.
   auto move = [&](host& from, int64_t from_id, host& to, int64_t to_id, std::deque<connection::chunk>& queue,
                   std::pair<size_t, size_t> direction) {
-    auto& out = from.network().output_buffer(connection_handle::from_int(from_id));
-    if (!out.empty()) {
-      auto due = now;
-      if (auto d = delays_.find(direction); d != delays_.end())
-        due += caf::timespan{
-          std::uniform_int_distribution<int64_t>{d->second.first.count(), d->second.second.count()}(rng)};
-      if (!queue.empty() && queue.back().due > due)
-        due = queue.back().due; // never overtake earlier bytes of this connection
-      queue.push_back(connection::chunk{due, std::move(out)});
-      out.clear();
+    if (!stepped || *stepped == direction.first) { // only a host that ran has written bytes
+      auto& out = from.network().output_buffer(connection_handle::from_int(from_id));
+      if (!out.empty()) {
+        auto due = now;
+        if (auto d = delays_.find(direction); d != delays_.end())
+          due += caf::timespan{
+            std::uniform_int_distribution<int64_t>{d->second.first.count(), d->second.second.count()}(rng)};
+        if (!queue.empty() && queue.back().due > due)
+          due = queue.back().due; // never overtake earlier bytes of this connection
+        queue.push_back(connection::chunk{due, std::move(out)});
+        out.clear();
+      }
     }
     if (queue.empty() || queue.front().due > now)
       return;

@@ -65,7 +65,12 @@ public:
   /// Returns what happened for the trace ("broker 2 -> 10.0.0.1:9192 connected", or
   /// "... refused" when the listener was gone).
   /// `now` is the world's simulated time (for delayed links), `rng` its generator.
-  std::vector<std::string> wire(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng);
+  /// `stepped`: the slot of the only host that ran since the last call (its middleman is the
+  /// only one that can have taken a prepared connection, written bytes or closed an end);
+  /// nullopt: anything may have changed (a fault, a restart, time moved), look at everything.
+  /// Both give the same result; the first is cheaper.
+  std::vector<std::string> wire(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng,
+                                std::optional<size_t> stepped = std::nullopt);
 
   /// The host in `slot_index` is going down: closes the other ends of its connections
   /// (at the next wire(), or as soon as the peer's middleman owns them) and forgets its
@@ -108,6 +113,10 @@ private:
     int64_t client_id;
     int64_t server_id;
     bool taken = false;
+    /// Each end once its broker owned it (a later close is that broker's).
+    bool client_owned = false;
+    bool server_owned = false;
+    bool close_pending = false; ///< an end was closed; the other closes once the FIN can pass
     /// Bytes under way (delayed), oldest first, per direction.
     struct chunk {
       caf::timespan due;
@@ -116,7 +125,10 @@ private:
     std::deque<chunk> to_server;
     std::deque<chunk> to_client;
   };
-  void pump(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng);
+  void pump(std::vector<slot>& slots, caf::timespan now, std::mt19937_64& rng, std::optional<size_t> stepped);
+  /// Connections one end's broker closed (a redundant BASP connection, a shutdown): the other
+  /// end is closed too, as TCP's FIN would, once what was sent before reached it.
+  void propagate_closes(std::vector<slot>& slots, std::vector<std::string>& events, std::optional<size_t> stepped);
 
   struct end {
     size_t host;

@@ -4,6 +4,8 @@
 #include "sim/scenario.hpp"
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -54,6 +56,10 @@ std::string to_string(fault_kind k) {
       return "cut off";
     case fault_kind::heal_member:
       return "heal";
+    case fault_kind::isolate:
+      return "isolate";
+    case fault_kind::rejoin:
+      return "rejoin";
   }
   return "?";
 }
@@ -68,6 +74,8 @@ std::string to_string(const scenario_peer& p) {
       return "the producers' host";
     case scenario_peer::member:
       return "member " + std::to_string(p.index) + "'s host";
+    case scenario_peer::followers:
+      return "its followers";
   }
   return "?";
 }
@@ -77,11 +85,16 @@ namespace {
 void draw_workload(draw& d, scenario_plan& plan) {
   plan.brokers = static_cast<int>(d.between(3, 5));
   auto topics = d.between(1, 3);
-  for (int64_t t = 0; t < topics; ++t)
-    plan.topics.push_back({"t" + std::to_string(t), static_cast<int32_t>(d.between(1, 6))});
+  for (int64_t t = 0; t < topics; ++t) {
+    scenario_topic topic{"t" + std::to_string(t), static_cast<int32_t>(d.between(1, 6))};
+    topic.replication_factor = static_cast<int32_t>(d.between(1, std::min(3, plan.brokers)));
+    topic.min_insync_replicas = static_cast<int32_t>(d.between(1, 2));
+    plan.topics.push_back(topic);
+  }
 
   plan.producers = static_cast<int>(d.between(1, 3));
   for (int p = 0; p < plan.producers; ++p) {
+    plan.acks.push_back(d.chance(50) ? int16_t{-1} : int16_t{1});
     auto n = d.between(5, 30);
     for (int64_t i = 0; i < n; ++i) {
       scenario_send s;
@@ -98,6 +111,10 @@ void draw_workload(draw& d, scenario_plan& plan) {
   }
   std::stable_sort(plan.sends.begin(), plan.sends.end(),
                    [](const scenario_send& a, const scenario_send& b) { return a.at_ms < b.at_ms; });
+  std::vector<int64_t> next(size_t(plan.producers), 0); // each producer's sends in the order it makes them
+  for (auto& s : plan.sends)
+    s.sequence = next[size_t(s.producer)]++;
+  plan.replica_lag_time_max_ms = std::array<int64_t, 3>{4000, 10000, 30000}[size_t(d.between(0, 2))];
 
   auto groups = d.between(0, 2);
   for (int64_t g = 0; g < groups; ++g) {
@@ -136,12 +153,39 @@ scenario_peer draw_peer(draw& d, const scenario_plan& plan, int b, bool with_coo
   }
 }
 
+// What make_plan keeps across episodes.
+struct episode_context {
+  int64_t machine_free = 0; ///< no machine crash may start before (one machine lost at a time)
+  int next_episode = 0;
+  plan_options options;
+};
+
+// A crash of the episode's broker at `t` in `mode` (process, machine or stop) and its restart;
+// a machine crash that would start before ctx.machine_free becomes a process crash. Returns
+// when the episode ends.
+int64_t add_crash(draw& d, episode_context& ctx, fault_kind mode, int64_t t,
+                  const std::function<void(scenario_fault)>& add) {
+  if (mode == fault_kind::crash_machine && t < ctx.machine_free)
+    mode = fault_kind::crash_process;
+  add(fault_at(t, mode));
+  auto delay = d.between(200, 15000);
+  if (mode == fault_kind::crash_machine && !ctx.options.quick_machine_restarts)
+    delay = std::max(delay, machine_restart_min_ms);
+  auto restart = t + delay;
+  add(fault_at(restart, fault_kind::restart));
+  if (mode == fault_kind::crash_machine)
+    ctx.machine_free = restart + machine_gap_ms;
+  return restart;
+}
+
 // One fault episode of broker b from `start`; returns when it ends.
-int64_t draw_broker_episode(draw& d, scenario_plan& plan, int b, int64_t start) {
+int64_t draw_broker_episode(draw& d, scenario_plan& plan, episode_context& ctx, int b, int64_t start) {
   auto kind = d.between(0, 99);
   int64_t t = start;
+  auto episode = ctx.next_episode++;
   auto add = [&](scenario_fault f) {
     f.broker = b;
+    f.episode = episode;
     plan.faults.push_back(f);
   };
   if (kind < 40) { // a crash or a stop and the restart, sometimes a crash after an expired session
@@ -152,11 +196,7 @@ int64_t draw_broker_episode(draw& d, scenario_plan& plan, int b, int64_t start) 
     auto mode = kind < 8                   ? fault_kind::stop
                 : kind >= 20 && kind < 32 ? fault_kind::crash_machine
                                           : fault_kind::crash_process;
-    if (mode == fault_kind::crash_machine)
-      plan.flush_each_message = true; // decided by the caller
-    add(fault_at(t, mode));
-    t += d.between(200, 15000);
-    add(fault_at(t, fault_kind::restart));
+    t = add_crash(d, ctx, mode, t, add);
   } else if (kind < 48) {
     add(fault_at(t, fault_kind::expire_session));
   } else if (kind < 66) {
@@ -189,18 +229,64 @@ int64_t draw_broker_episode(draw& d, scenario_plan& plan, int b, int64_t start) 
   return t;
 }
 
+// One leader episode from `start`: its faults hit whichever broker leads a drawn partition
+// of a replicated topic then (the runner resolves it).
+void draw_leader_episode(draw& d, scenario_plan& plan, episode_context& ctx, int64_t start) {
+  std::vector<const scenario_topic*> replicated;
+  for (auto& t : plan.topics)
+    if (t.replication_factor > 1)
+      replicated.push_back(&t);
+  auto& topic = *replicated[size_t(d.between(0, int64_t(replicated.size()) - 1))];
+  auto partition = static_cast<int32_t>(d.between(0, topic.partitions - 1));
+  auto episode = ctx.next_episode++;
+  auto add = [&](scenario_fault f) {
+    f.broker = -1;
+    f.episode = episode;
+    f.target_topic = topic.name;
+    f.target_partition = partition;
+    plan.faults.push_back(f);
+  };
+  auto kind = d.between(0, 99);
+  auto t = start;
+  if (kind < 30) {
+    add_crash(d, ctx, d.chance(40) ? fault_kind::crash_machine : fault_kind::crash_process, t, add);
+  } else if (kind < 38) {
+    add_crash(d, ctx, fault_kind::stop, t, add);
+  } else if (kind < 73) { // cut from the coordinator (ZooKeeper) or from its followers
+    auto f = fault_at(t, fault_kind::cut);
+    f.peer = kind < 53 ? scenario_peer{scenario_peer::coordinator, 0} : scenario_peer{scenario_peer::followers, 0};
+    f.direction = static_cast<link_direction>(d.between(0, 2));
+    add(f);
+    f.at_ms = t + d.between(100, 15000);
+    f.kind = fault_kind::heal;
+    add(f);
+  } else if (kind < 85) {
+    auto f = fault_at(t, fault_kind::pause);
+    f.pause_ms = d.between(100, 10000);
+    add(f);
+  } else {
+    add(fault_at(t, fault_kind::isolate));
+    add(fault_at(t + d.between(100, 15000), fault_kind::rejoin));
+  }
+}
+
 } // namespace
 
-scenario_plan make_plan(uint64_t seed) {
+scenario_plan make_plan(uint64_t seed, const plan_options& options) {
   draw d{seed};
   scenario_plan plan;
   plan.seed = seed;
+  plan.quick_machine_restarts = options.quick_machine_restarts;
   draw_workload(d, plan);
+  bool replicated = std::any_of(plan.topics.begin(), plan.topics.end(),
+                                [](const scenario_topic& t) { return t.replication_factor > 1; });
 
   // Episodes: a broker's (or member host's) next episode starts only after its previous
   // one ended, and a while after.
   std::vector<int64_t> broker_free(size_t(plan.brokers), 0);
   std::vector<int64_t> member_free(plan.members.size(), 0);
+  episode_context ctx;
+  ctx.options = options;
   auto episodes = d.between(0, 6);
   for (int64_t e = 0; e < episodes; ++e) {
     if (!plan.members.empty() && d.chance(15)) {
@@ -208,6 +294,7 @@ scenario_plan make_plan(uint64_t seed) {
       auto t = std::max({member_free[size_t(m)], plan.members[size_t(m)].join_at_ms, d.between(500, workload_ms)});
       auto f = fault_at(t, fault_kind::cut_member);
       f.member = m;
+      f.episode = ctx.next_episode++;
       plan.faults.push_back(f);
       f.at_ms = t + d.between(100, 15000);
       f.kind = fault_kind::heal_member;
@@ -215,11 +302,18 @@ scenario_plan make_plan(uint64_t seed) {
       member_free[size_t(m)] = f.at_ms + 1000;
       continue;
     }
+    if (replicated && d.chance(45)) {
+      draw_leader_episode(d, plan, ctx, d.between(500, workload_ms));
+      continue;
+    }
     auto b = static_cast<int>(d.between(0, plan.brokers - 1));
     auto start = std::max(broker_free[size_t(b)], d.between(500, workload_ms));
-    broker_free[size_t(b)] = draw_broker_episode(d, plan, b, start) + 1000;
+    broker_free[size_t(b)] = draw_broker_episode(d, plan, ctx, b, start) + 1000;
   }
-  plan.flush_each_message = plan.flush_each_message && d.chance(25);
+  plan.flush_each_message =
+    std::any_of(plan.faults.begin(), plan.faults.end(),
+                [](const scenario_fault& f) { return f.kind == fault_kind::crash_machine; })
+    && d.chance(25);
   std::stable_sort(plan.faults.begin(), plan.faults.end(),
                    [](const scenario_fault& a, const scenario_fault& b) { return a.at_ms < b.at_ms; });
   plan.end_ms = 0;
@@ -235,7 +329,8 @@ scenario_plan make_plan(uint64_t seed) {
 namespace {
 
 std::string describe(const scenario_fault& f) {
-  auto broker = "broker " + std::to_string(f.broker + 1);
+  auto broker = f.broker < 0 ? "the leader of " + f.target_topic + "/" + std::to_string(f.target_partition)
+                             : "broker " + std::to_string(f.broker + 1);
   switch (f.kind) {
     case fault_kind::cut:
     case fault_kind::heal: {
@@ -257,6 +352,9 @@ std::string describe(const scenario_fault& f) {
     case fault_kind::cut_member:
     case fault_kind::heal_member:
       return to_string(f.kind) + " member " + std::to_string(f.member) + "'s host from every broker";
+    case fault_kind::isolate:
+    case fault_kind::rejoin:
+      return to_string(f.kind) + " " + broker;
     default:
       return broker + " " + to_string(f.kind);
   }
@@ -267,11 +365,14 @@ std::string describe(const scenario_fault& f) {
 std::string to_text(const scenario_plan& plan) {
   std::ostringstream out;
   out << "plan of seed " << plan.seed << ": " << plan.brokers << " brokers, " << plan.producers
-      << " producer(s), " << plan.sends.size() << " records (acks=all), replication factor 1"
+      << " producer(s) (acks";
+  for (auto a : plan.acks)
+    out << " " << (a == -1 ? "all" : std::to_string(a));
+  out << "), " << plan.sends.size() << " records, replica.lag.time.max.ms=" << plan.replica_lag_time_max_ms
       << (plan.flush_each_message ? ", log.flush.interval.messages=1" : "") << "\n";
-  out << "  topics:";
+  out << "  topics (partitions, replication factor, min.insync.replicas):";
   for (auto& t : plan.topics)
-    out << " " << t.name << "/" << t.partitions;
+    out << " " << t.name << "/" << t.partitions << "/rf" << t.replication_factor << "/min" << t.min_insync_replicas;
   out << "\n  groups:";
   if (plan.groups.empty())
     out << " none";
@@ -287,7 +388,7 @@ std::string to_text(const scenario_plan& plan) {
     out << " none";
   out << "\n";
   for (auto& f : plan.faults)
-    out << "    " << f.at_ms << " ms: " << describe(f) << "\n";
+    out << "    " << f.at_ms << " ms: [" << f.episode << "] " << describe(f) << "\n";
   out << "  sends: " << (plan.sends.empty() ? 0 : plan.sends.front().at_ms) << " .. "
       << (plan.sends.empty() ? 0 : plan.sends.back().at_ms) << " ms";
   return out.str();

@@ -9,8 +9,12 @@
 #include "actors/group_actor.hpp"
 #include "actors/node_actor.hpp"
 #include "client/group_consumer.hpp"
+#include "actors/node_storage.hpp"
 #include "fixtures.hpp"
+#include "protocol/batch_header.hpp"
+#include "protocol/record_batch.hpp"
 #include "sim/ask.hpp"
+#include "storage/partition_log.hpp"
 
 using namespace cafka;
 using namespace std::chrono_literals;
@@ -20,7 +24,8 @@ namespace client_test {
 namespace {
 
 // An ordinary consumer actor, as an application would write it for production.
-caf::behavior recording_consumer(caf::event_based_actor*, std::shared_ptr<member_log> log) {
+caf::behavior recording_consumer(caf::event_based_actor*, std::shared_ptr<member_log> log,
+                                 std::function<int64_t()> now_ms) {
   return {
     [=](client::partitions_assigned& a) {
       log->current = a.partitions;
@@ -32,7 +37,7 @@ caf::behavior recording_consumer(caf::event_based_actor*, std::shared_ptr<member
     },
     [=](client::consumer_records& recs) {
       for (auto& r : client::records(recs))
-        log->records.push_back({recs.tp, r.offset, r.value});
+        log->records.push_back({recs.tp, r.offset, r.value, now_ms()});
     },
     [=](client::consumer_error& e) { log->errors.push_back(e); },
   };
@@ -65,7 +70,8 @@ sim_member start_sim_member(sim::cluster& c, size_t host, const std::string& gro
   for (size_t i = 0; i < c.size(); ++i)
     lo.endpoints.push_back(client::endpoint{c.broker(i).address, c.broker(i).caf_port});
   m.link = client::spawn_node_link(sys, node_actor{}, lo);
-  m.consumer = sys.spawn(recording_consumer, m.log);
+  auto* world = &c;
+  m.consumer = sys.spawn(recording_consumer, m.log, std::function<int64_t()>{[world] { return world->now().count(); }});
   client::group_options o;
   o.group_id = group;
   o.topics = {topic};
@@ -153,6 +159,82 @@ std::vector<int32_t> sim_view_leaders(sim::cluster& c, size_t i, const std::stri
     return out;
   for (int32_t p = 0; p < static_cast<int32_t>(t->partitions.size()); ++p)
     out.push_back(snap->view.live_leader(topic, p));
+  return out;
+}
+
+std::vector<int32_t> sim_view_isr(sim::cluster& c, size_t i, const std::string& topic, int32_t partition) {
+  auto b = c.broker(i);
+  if (!b.up)
+    return {};
+  auto snap = b.n->views->snapshot();
+  auto* t = snap->view.topic(topic);
+  if (!t || partition < 0 || partition >= static_cast<int32_t>(t->partitions.size()))
+    return {};
+  return t->partitions[size_t(partition)].state.isr;
+}
+
+std::optional<sim_partition_view> sim_partition_state(sim::cluster& c, const std::string& topic, int32_t partition) {
+  std::optional<sim_partition_view> out;
+  for (size_t i = 0; i < c.size(); ++i) {
+    auto b = c.broker(i);
+    if (!b.up)
+      continue;
+    auto snap = b.n->views->snapshot();
+    auto* t = snap->view.topic(topic);
+    if (!t || partition < 0 || partition >= static_cast<int32_t>(t->partitions.size()))
+      continue;
+    auto& e = t->partitions[size_t(partition)];
+    if (out && out->state_version >= e.state_version)
+      continue;
+    out = sim_partition_view{e.state.leader, e.state.leader_epoch, e.state.isr,
+                             t->assignment.partitions[size_t(partition)], e.state_version};
+  }
+  return out;
+}
+
+std::optional<int64_t> sim_log_end(sim::cluster& c, size_t i, const topic_partition& tp) {
+  auto b = c.broker(i);
+  if (!b.up || !b.n->storage)
+    return std::nullopt;
+  auto it = b.n->storage->partitions.find(tp);
+  if (it == b.n->storage->partitions.end() || !it->second.log)
+    return std::nullopt;
+  return it->second.log->log_end_offset();
+}
+
+std::optional<replica_log> sim_replica_log(sim::cluster& c, size_t i, const topic_partition& tp) {
+  auto b = c.broker(i);
+  if (!b.up || !b.n->storage)
+    return std::nullopt;
+  auto it = b.n->storage->partitions.find(tp);
+  if (it == b.n->storage->partitions.end() || !it->second.log)
+    return std::nullopt;
+  auto& log = *it->second.log;
+  replica_log out;
+  out.log_start = log.log_start_offset();
+  out.log_end = log.log_end_offset();
+  auto bytes = log.read(out.log_start, size_t{1} << 30);
+  if (!bytes) {
+    out.error = "read: " + bytes.error().message();
+    return out;
+  }
+  protocol::bytes_view rest{bytes->data(), bytes->size()};
+  while (!rest.empty()) {
+    auto header = protocol::validate_batch(rest);
+    if (!header) {
+      out.error = "batch at byte " + std::to_string(bytes->size() - rest.size()) + ": " + header.error().message();
+      break;
+    }
+    auto recs = protocol::read_records(rest, size_t{64} << 20);
+    if (!recs) {
+      out.error = "records of the batch at offset " + std::to_string(header->base_offset) + ": "
+                  + recs.error().message();
+      break;
+    }
+    for (auto& r : *recs)
+      out.records.push_back({r.offset, header->leader_epoch, r.key, r.value});
+    rest.remove_prefix(std::min(rest.size(), header->total_size()));
+  }
   return out;
 }
 

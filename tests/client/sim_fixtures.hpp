@@ -34,6 +34,7 @@ struct member_log {
     cafka::topic_partition tp;
     int64_t offset = 0;
     std::optional<std::string> value;
+    int64_t at_ms = -1; ///< simulated time it arrived (sim::cluster::now)
   };
   std::vector<cafka::client::partitions_assigned> assigned;
   std::vector<cafka::topic_partition> current; ///< assigned and not revoked
@@ -98,6 +99,47 @@ sim_reader start_sim_reader(cafka::sim::cluster& c, caf::actor_system& sys);
 /// The leaders of `topic` as broker i's loaded view records them (-1: none); empty if the
 /// broker is down or does not know the topic. Reads state only: safe in a run_until predicate.
 std::vector<int32_t> sim_view_leaders(cafka::sim::cluster& c, size_t i, const std::string& topic);
+
+/// The ISR of topic/partition as broker i's loaded view records it; empty if the broker is
+/// down or does not know the partition. Reads state only.
+std::vector<int32_t> sim_view_isr(cafka::sim::cluster& c, size_t i, const std::string& topic, int32_t partition);
+
+/// The freshest recorded state of topic/partition: the one with the highest state version
+/// among the running brokers' views (each broker's view may lag the coordinator a little);
+/// nullopt if no running broker knows it. `replicas` gets the assignment.
+struct sim_partition_view {
+  int32_t leader = -1;
+  int32_t leader_epoch = -1;
+  std::vector<int32_t> isr;
+  std::vector<int32_t> replicas;
+  int32_t state_version = -1;
+};
+std::optional<sim_partition_view> sim_partition_state(cafka::sim::cluster& c, const std::string& topic,
+                                                      int32_t partition);
+
+/// One record of a replica's log, with the leader epoch of its batch.
+struct replica_record {
+  int64_t offset = 0;
+  int32_t leader_epoch = -1;
+  std::optional<std::string> key;
+  std::optional<std::string> value;
+};
+
+struct replica_log {
+  int64_t log_start = 0;
+  int64_t log_end = 0;
+  std::vector<replica_record> records; ///< every record from the log start, in offset order
+  std::string error;                   ///< a batch that did not decode (records stop before it)
+};
+
+/// Broker i's replica of `tp`, read from its open partition log (leader or follower) between
+/// runs of the world (nothing runs then, so the log cannot change under the read); nullopt if
+/// the broker is down or has no open log of `tp`.
+std::optional<replica_log> sim_replica_log(cafka::sim::cluster& c, size_t i, const cafka::topic_partition& tp);
+
+/// Broker i's log end offset of `tp` (leader or follower); nullopt if the broker is down or
+/// has no open log of it. Cheap: safe in a run_until predicate.
+std::optional<int64_t> sim_log_end(cafka::sim::cluster& c, size_t i, const cafka::topic_partition& tp);
 
 /// Sends every handle (any actor type; also vectors of them) an exit (user_shutdown), as a
 /// test ends; let the world run afterwards (c.advance) so that they stop.

@@ -1,6 +1,7 @@
 // Playing one randomized simulation plan (sim_runner.hpp).
 #include "sim_runner.hpp"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -29,7 +30,7 @@ namespace {
 // every broker's view.
 bool recovered(sim::cluster& c, const sim::scenario_plan& plan) {
   for (size_t i = 0; i < c.size(); ++i)
-    if (!c.broker(i).up)
+    if (!c.broker(i).up || c.paused(i)) // a pause may outlast the last fault
       return false;
   if (!c.converged())
     return false;
@@ -42,6 +43,11 @@ bool recovered(sim::cluster& c, const sim::scenario_plan& plan) {
         if (l < 0)
           return false;
     }
+  // And the coordinator records a leader for each (a view may lag it by a step).
+  for (auto& t : plan.topics)
+    for (int32_t p = 0; p < t.partitions; ++p)
+      if (auto st = c.recorded_state(t.name, p); !st || st->leader <= 0)
+        return false;
   return true;
 }
 
@@ -53,19 +59,20 @@ struct send_log {
   size_t failed = 0;
 };
 
-// Hands each producer_record it gets to `prod` and notes the answer.
-caf::actor spawn_sender(caf::actor_system& sys, sim::cluster& c, client::producer_actor prod,
+// Hands each (sequence, producer_record) it gets to `prod` (producer `index`) and notes the
+// answer.
+caf::actor spawn_sender(caf::actor_system& sys, sim::cluster& c, client::producer_actor prod, int index,
                         std::shared_ptr<send_log> log) {
   auto* cl = &c;
-  return sys.spawn([cl, prod, log](caf::event_based_actor* self) -> caf::behavior {
+  return sys.spawn([cl, prod, index, log](caf::event_based_actor* self) -> caf::behavior {
     return {
-      [=](client::producer_record& r) {
+      [=](int64_t sequence, client::producer_record& r) {
         auto key = r.key;
         auto value = r.value;
         self->request(prod, caf::infinite, client::send_atom_v, std::move(r))
           .then(
             [=](client::record_metadata& md) {
-              log->acked.push_back({md.topic, md.partition, md.offset, key, value});
+              log->acked.push_back({md.topic, md.partition, md.offset, key, value, false, index, sequence});
               log->acked_at_ms.push_back(cl->now().count());
               ++log->answered;
             },
@@ -78,33 +85,204 @@ caf::actor spawn_sender(caf::actor_system& sys, sim::cluster& c, client::produce
   });
 }
 
-// Plays the plan's faults: maps its peers to hosts of the cluster.
+std::string ids_text(const std::vector<int32_t>& ids) {
+  std::string out = "[";
+  for (auto id : ids)
+    out += (out.size() > 1 ? "," : "") + std::to_string(id);
+  return out + "]";
+}
+
+bool contains(const std::vector<int32_t>& ids, int32_t id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// The replicas of every partition of the plan (the assignment never changes).
+using replica_map = std::map<sim::partition_key, std::vector<int32_t>>;
+
+// Plays the plan's faults: maps its peers to hosts of the cluster, resolves leader
+// episodes (the broker that leads the target partition when the episode starts), skips an
+// episode whose broker is in another one (or is down, or no broker leads its partition),
+// and records when a machine crash exposes a partition (sim/invariants.hpp).
 class fault_player {
 public:
-  fault_player(sim::cluster& c, std::vector<size_t> member_hosts) : c_(c), member_hosts_(std::move(member_hosts)) {}
+  fault_player(sim::cluster& c, const sim::scenario_plan& plan, const replica_map& replicas,
+               std::vector<size_t> member_hosts, std::map<sim::partition_key, std::vector<int64_t>>& exposures)
+    : c_(c), plan_(plan), replicas_(replicas), member_hosts_(std::move(member_hosts)), exposures_(exposures),
+      busy_(size_t(plan.brokers), -1) {
+    for (size_t i = 0; i < plan.faults.size(); ++i)
+      last_[plan.faults[i].episode] = i;
+  }
 
-  void play(const sim::scenario_fault& f) {
-    auto b = size_t(f.broker);
+  size_t skipped() const { return skipped_; }
+
+  void play(size_t index) {
+    auto& f = plan_.faults[index];
+    if (f.kind == sim::fault_kind::cut_member) {
+      c_.isolate(member_hosts_[size_t(f.member)]);
+      return;
+    }
+    if (f.kind == sim::fault_kind::heal_member) {
+      c_.rejoin(member_hosts_[size_t(f.member)]);
+      return;
+    }
+    auto& e = episodes_[f.episode];
+    if (!e.started)
+      start(e, f);
+    if (e.skipped)
+      return;
+    apply(f, e);
+    if (last_[f.episode] == index)
+      busy_[e.broker] = -1;
+  }
+
+private:
+  struct episode {
+    bool started = false;
+    bool skipped = false;
+    bool machine = false; ///< its broker's machine crashed (exposure is judged at the restart)
+    size_t broker = 0;
+    std::vector<size_t> followers;
+  };
+
+  void skip(episode& e, const sim::scenario_fault& f, const std::string& why) {
+    e.skipped = true;
+    ++skipped_;
+    c_.note("runner: episode " + std::to_string(f.episode) + " skipped: " + why);
+  }
+
+  void start(episode& e, const sim::scenario_fault& f) {
+    e.started = true;
+    int32_t id = f.broker + 1;
+    if (f.broker < 0) {
+      auto state = c_.recorded_state(f.target_topic, f.target_partition);
+      id = state ? state->leader : -1;
+      if (id <= 0) {
+        skip(e, f, f.target_topic + "/" + std::to_string(f.target_partition) + " has no leader");
+        return;
+      }
+      c_.note("runner: episode " + std::to_string(f.episode) + ": the leader of " + f.target_topic + "/"
+              + std::to_string(f.target_partition) + " is broker " + std::to_string(id));
+      for (auto r : replicas_.at({f.target_topic, f.target_partition}))
+        if (r != id)
+          e.followers.push_back(size_t(r - 1));
+    }
+    e.broker = size_t(id - 1);
+    if (busy_[e.broker] >= 0) {
+      skip(e, f, "broker " + std::to_string(id) + " is in episode " + std::to_string(busy_[e.broker]));
+      return;
+    }
+    if (!c_.broker(e.broker).up || c_.paused(e.broker)) {
+      skip(e, f, "broker " + std::to_string(id) + " is down or paused");
+      return;
+    }
+    busy_[e.broker] = f.episode;
+  }
+
+  // Before broker b restarts after a machine crash (its unflushed tail is gone): b may come
+  // back in the recorded ISR of a partition with a log shorter than what was committed there,
+  // and then lead it — it is the last ISR member and the partition is offline (when b's
+  // session expired no other ISR member was live), or no controller acted on b's expiry (the
+  // controller was paused, cut off or down then; Kafka's ZooKeeper controller misses such a
+  // bounce too: its successor finds b registered, in the ISR, and may elect it, or sends it
+  // LeaderAndIsr at the same epoch if it led). Until b has fetched back what the other
+  // replicas held at its restart (or left the ISR), the partition is at risk: the hazard
+  // ends at the first look that finds it so (poll()), and that time is the exposure
+  // (sim/invariants.hpp). A partition whose ISR no longer holds b is safe: b follows and
+  // truncates. With quick machine restarts (before the session expired) b in the ISR while
+  // another ISR member is up is NOT exempt: that is the bounce cafka's controller does not
+  // detect (plan_options::quick_machine_restarts).
+  void expose(size_t b) {
+    if (plan_.flush_each_message)
+      return;
+    auto id = int32_t(b + 1);
+    for (auto& [tp, replicas] : replicas_) {
+      if (!contains(replicas, id))
+        continue;
+      auto state = c_.recorded_state(tp.first, tp.second);
+      auto isr = state ? state->isr : replicas;
+      auto leader = state ? state->leader : -1;
+      if (!contains(isr, id))
+        continue;
+      bool other_up = std::any_of(isr.begin(), isr.end(),
+                                  [&](int32_t r) { return r != id && c_.broker(size_t(r - 1)).up; });
+      if (plan_.quick_machine_restarts && other_up)
+        continue;
+      int64_t target = 0; // what the others hold: b is safe once it has fetched that much back
+      for (auto r : replicas)
+        if (r != id)
+          target = std::max(target, client_test::sim_log_end(c_, size_t(r - 1), {tp.first, tp.second}).value_or(0));
+      hazards_.push_back({tp, id, target});
+      if (leader == id)
+        resumed_.insert(tp);
+      c_.note("runner: " + tp.first + "/" + std::to_string(tp.second) + " at risk: broker " + std::to_string(id)
+              + " returns from a machine crash in its ISR " + ids_text(isr) + " (leader " + std::to_string(leader)
+              + ") until it holds " + std::to_string(target) + " records again");
+    }
+  }
+
+public:
+  /// Ends the hazards that are over (all of them with `all`, at the end of the workload),
+  /// recording their exposures at the current time.
+  void poll(bool all = false) {
+    hazards_.erase(std::remove_if(hazards_.begin(), hazards_.end(),
+                                  [&](const hazard& h) {
+                                    bool over = all;
+                                    if (!over) {
+                                      auto state = c_.recorded_state(h.tp.first, h.tp.second);
+                                      auto end = client_test::sim_log_end(c_, size_t(h.broker - 1),
+                                                                          {h.tp.first, h.tp.second});
+                                      over = (state && !contains(state->isr, h.broker)) || (end && *end >= h.target);
+                                    }
+                                    if (over) {
+                                      exposures_[h.tp].push_back(c_.now().count());
+                                      c_.note("runner: " + h.tp.first + "/" + std::to_string(h.tp.second)
+                                              + " exposed until now (broker " + std::to_string(h.broker) + ")");
+                                    }
+                                    return over;
+                                  }),
+                   hazards_.end());
+  }
+
+  /// Partitions a machine-crashed broker came back to lead at the same leader epoch: its
+  /// followers cannot tell its new records from their old ones by the epoch (sim/invariants.hpp).
+  const std::set<sim::partition_key>& resumed() const { return resumed_; }
+
+private:
+  struct hazard {
+    sim::partition_key tp;
+    int32_t broker = 0;
+    int64_t target = 0;
+  };
+  std::vector<hazard> hazards_;
+  std::set<sim::partition_key> resumed_;
+
+  void apply(const sim::scenario_fault& f, episode& e) {
+    auto b = e.broker;
     switch (f.kind) {
       case sim::fault_kind::crash_process:
         return c_.crash(b, sim::crash_mode::process);
       case sim::fault_kind::crash_machine:
+        e.machine = true;
         return c_.crash(b, sim::crash_mode::machine);
       case sim::fault_kind::stop:
         c_.stop(b);
         return;
       case sim::fault_kind::restart:
+        if (e.machine)
+          expose(b);
         return c_.restart(b);
       case sim::fault_kind::expire_session:
         return c_.expire_session(b);
       case sim::fault_kind::cut:
       case sim::fault_kind::heal: {
-        auto peer = host(f.peer);
         auto set = [&](size_t from, size_t to) { f.kind == sim::fault_kind::cut ? c_.cut(from, to) : c_.heal(from, to); };
-        if (f.direction != sim::link_direction::inbound)
-          set(b, peer);
-        if (f.direction != sim::link_direction::outbound)
-          set(peer, b);
+        auto peers = f.peer.kind == sim::scenario_peer::followers ? e.followers : std::vector<size_t>{host(f.peer)};
+        for (auto peer : peers) {
+          if (f.direction != sim::link_direction::inbound)
+            set(b, peer);
+          if (f.direction != sim::link_direction::outbound)
+            set(peer, b);
+        }
         return;
       }
       case sim::fault_kind::delay:
@@ -121,17 +299,16 @@ public:
         return;
       case sim::fault_kind::pause:
         return c_.pause(b, std::chrono::milliseconds(f.pause_ms));
+      case sim::fault_kind::isolate:
+        return c_.isolate(b);
+      case sim::fault_kind::rejoin:
+        return c_.rejoin(b);
       case sim::fault_kind::cut_member:
       case sim::fault_kind::heal_member:
-        if (f.kind == sim::fault_kind::cut_member)
-          c_.isolate(member_hosts_[size_t(f.member)]);
-        else
-          c_.rejoin(member_hosts_[size_t(f.member)]);
-        return;
+        return; // played above
     }
   }
 
-private:
   size_t host(const sim::scenario_peer& p) const {
     switch (p.kind) {
       case sim::scenario_peer::broker:
@@ -142,31 +319,58 @@ private:
         return sim::cluster::client_host;
       case sim::scenario_peer::member:
         return member_hosts_[size_t(p.index)];
+      case sim::scenario_peer::followers:
+        break; // expanded by apply()
     }
     return sim::cluster::client_host;
   }
 
   sim::cluster& c_;
+  const sim::scenario_plan& plan_;
+  const replica_map& replicas_;
   std::vector<size_t> member_hosts_;
+  std::map<sim::partition_key, std::vector<int64_t>>& exposures_;
+  std::map<int, episode> episodes_;
+  std::map<int, size_t> last_; ///< episode -> index of its last fault
+  std::vector<int> busy_;      ///< per broker: the episode it is in, -1: none
+  size_t skipped_ = 0;
 };
 
-// Partitions whose leader a machine crash may have cut back (see scenario.hpp).
-std::set<sim::partition_key> lossy_partitions(const sim::scenario_plan& plan,
-                                              const std::map<sim::partition_key, int32_t>& placement) {
-  std::set<sim::partition_key> out;
-  if (plan.flush_each_message)
-    return out;
-  for (auto& f : plan.faults)
-    if (f.kind == sim::fault_kind::crash_machine)
-      for (auto& [tp, leader] : placement)
-        if (leader == f.broker + 1)
-          out.insert(tp);
-  return out;
+// Every replicated partition has its whole assignment in the ISR (as recorded) and every
+// replica's log ends where the leader's does; `why` says what is missing. Not for partitions
+// a machine-crashed broker resumed leading at the same epoch (`resumed`): a follower that holds
+// older records of that epoch beyond the leader's restart point can stay stuck there (its
+// fetch lands inside one of the leader's new batches; Kafka marks such a partition failed).
+bool caught_up(sim::cluster& c, const replica_map& replicas, const std::set<sim::partition_key>& resumed,
+               std::string* why) {
+  for (auto& [tp, ids] : replicas) {
+    if (ids.size() < 2 || resumed.count(tp))
+      continue;
+    auto state = c.recorded_state(tp.first, tp.second);
+    auto isr = state ? state->isr : std::vector<int32_t>{};
+    std::vector<std::optional<int64_t>> ends;
+    bool ok = state && state->leader > 0 && isr.size() == ids.size();
+    for (auto id : ids) {
+      ends.push_back(client_test::sim_log_end(c, size_t(id - 1), {tp.first, tp.second}));
+      ok = ok && ends.back() && *ends.back() == *ends.front();
+    }
+    if (ok)
+      continue;
+    if (why) {
+      *why = tp.first + "/" + std::to_string(tp.second) + " leader " + std::to_string(state ? state->leader : -1)
+             + " ISR " + ids_text(isr) + " of " + ids_text(ids) + ", log ends";
+      for (size_t k = 0; k < ids.size(); ++k)
+        *why += " " + std::to_string(ids[k]) + ":" + (ends[k] ? std::to_string(*ends[k]) : std::string{"-"});
+    }
+    return false;
+  }
+  return true;
 }
 
 void tweak(const sim::scenario_plan& plan, config::server_config& cfg) {
   if (plan.flush_each_message)
     cfg.log_flush_interval_messages = 1;
+  cfg.replica_lag_time_max_ms = plan.replica_lag_time_max_ms;
   cfg.group_initial_rebalance_delay_ms = 0;
   cfg.group_min_session_timeout_ms = 500;
   cfg.offsets_topic_num_partitions = 3;
@@ -186,22 +390,27 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
   };
   if (!c.run_until([&] { return c.converged(); }, 30s))
     return finish("setup: the cluster did not converge within 30 s");
+  std::map<std::string, const sim::scenario_topic*> topics;
   for (auto& t : plan.topics) {
+    topics[t.name] = &t;
     auto b = c.broker(0);
-    auto created = sim::ask<topic_description>(c, *b.system, b.n->actor, 20s, create_topic_atom_v,
-                                               topic_spec{t.name, t.partitions, 1, {}});
+    auto created = sim::ask<topic_description>(
+      c, *b.system, b.n->actor, 20s, create_topic_atom_v,
+      topic_spec{t.name, t.partitions, int16_t(t.replication_factor),
+                 {{"min.insync.replicas", std::to_string(t.min_insync_replicas)}}});
     if (!created)
       return finish("setup: create " + t.name + ": " + why(created));
   }
   if (!c.run_until([&] { return recovered(c, plan); }, 30s))
     return finish("setup: topics not led everywhere within 30 s");
 
-  // Replication factor 1: a partition's leader is its only replica, for good.
-  std::map<sim::partition_key, int32_t> placement;
+  // The assignment (fixed: there is no reassignment).
+  replica_map replicas;
   for (auto& t : plan.topics) {
-    auto ls = client_test::sim_view_leaders(c, 0, t.name);
+    auto snap = c.broker(0).n->views->snapshot();
+    auto* entry = snap->view.topic(t.name);
     for (int32_t p = 0; p < t.partitions; ++p)
-      placement[{t.name, p}] = ls[size_t(p)];
+      replicas[{t.name, p}] = entry->assignment.partitions[size_t(p)];
   }
 
   auto& sys = c.client();
@@ -211,18 +420,19 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
   for (int p = 0; p < plan.producers; ++p) {
     client::producer_config pc;
     pc.bootstrap_servers = c.bootstrap();
-    pc.acks = -1;
+    pc.acks = plan.acks[size_t(p)];
     pc.retries = 1000; // bounded by the delivery timeout
     pc.delivery_timeout = 120s;
     pc.partitioner_seed = plan.seed + uint64_t(p) + 1;
     producers.push_back(client::spawn_producer(sys, pc));
-    senders.push_back(spawn_sender(sys, c, producers.back(), log));
+    senders.push_back(spawn_sender(sys, c, producers.back(), p, log));
   }
   std::vector<size_t> member_hosts;
   for (size_t m = 0; m < plan.members.size(); ++m)
     member_hosts.push_back(c.add_client());
   std::vector<sim_member> members;
-  fault_player faults{c, member_hosts};
+  sim::run_observations obs;
+  fault_player faults{c, plan, replicas, member_hosts, obs.exposures};
 
   // The timeline: faults, joins and sends by simulated time (in that order at equal times).
   auto start = c.now();
@@ -237,8 +447,9 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
       break;
     if (c.now() - start < std::chrono::milliseconds(at))
       c.advance(std::chrono::milliseconds(at) - (c.now() - start));
+    faults.poll();
     if (at == fault_at) {
-      faults.play(plan.faults[f++]);
+      faults.play(f++);
     } else if (at == join_at) {
       auto& g = plan.groups[size_t(plan.members[j].group)];
       c.note("runner: member " + std::to_string(j) + " of " + g.name + " joins");
@@ -246,43 +457,71 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
       ++j;
     } else {
       auto& x = plan.sends[s++];
-      caf::anon_send(senders[size_t(x.producer)],
+      caf::anon_send(senders[size_t(x.producer)], x.sequence,
                      client::producer_record{x.topic, x.key, x.value, {}, x.timestamp, x.partition});
     }
   }
   c.note("runner: workload and faults done");
+  faults.poll();
   if (!c.run_until([&] { return log->answered == plan.sends.size(); }, 300s))
     return finish("liveness: " + std::to_string(plan.sends.size() - log->answered) +
                   " send(s) unanswered 300 s after the workload");
   if (!c.run_until([&] { return recovered(c, plan); }, 120s))
     return finish("recovery: not every broker back and leading its partitions within 120 s");
-  c.note("runner: recovered; reading back");
+  if (!c.run_until([&] { return caught_up(c, replicas, faults.resumed(), nullptr); }, 120s)) {
+    std::string why;
+    caught_up(c, replicas, faults.resumed(), &why);
+    return finish("replication: not every replica in sync within 120 s of the recovery: " + why);
+  }
+  c.advance(2s); // a fetch round more: the leaders' high watermarks reach their log ends
+  faults.poll(true);
+  obs.resumed = faults.resumed();
+  c.note("runner: recovered and in sync; reading back");
 
-  sim::run_observations obs;
+  // Which acknowledged records the invariants may not ask for (sim/invariants.hpp).
   obs.acked = log->acked;
-  obs.lossy = lossy_partitions(plan, placement);
-  size_t exempt = 0;
-  if (!plan.flush_each_message) // see scenario.hpp: unflushed records die with the machine
-    for (size_t i = 0; i < obs.acked.size(); ++i) {
-      auto& a = obs.acked[i];
-      auto leader = placement[{a.topic, a.partition}];
-      for (auto& x : plan.faults)
-        if (x.kind == sim::fault_kind::crash_machine && x.broker + 1 == leader &&
-            start.count() + x.at_ms >= log->acked_at_ms[i])
-          a.may_be_lost = true;
-      exempt += a.may_be_lost ? 1 : 0;
+  for (auto& [tp, times] : obs.exposures)
+    if (!times.empty())
+      obs.lossy.insert(tp);
+  size_t exposed = 0, acks1 = 0, checked_min2 = 0;
+  for (size_t i = 0; i < obs.acked.size(); ++i) {
+    auto& a = obs.acked[i];
+    sim::partition_key tp{a.topic, a.partition};
+    auto& t = *topics.at(a.topic);
+    if (sim::exposed_after(obs, tp, log->acked_at_ms[i])) {
+      a.may_be_lost = true;
+      ++exposed;
+    } else if (plan.acks[size_t(a.producer)] == 1 && t.replication_factor > 1) {
+      a.may_be_lost = true;
+      ++acks1;
+    } else if (plan.acks[size_t(a.producer)] == -1 && t.replication_factor > 1 && t.min_insync_replicas > 1) {
+      ++checked_min2;
     }
-  for (auto& t : plan.topics) {
-    for (int32_t p = 0; p < t.partitions; ++p) {
-      // The placement, not the current view: a late fault (an expiry) may leave a partition
-      // briefly unled again, and its only replica is where it always was.
-      auto leader = size_t(placement[{t.name, p}] - 1);
-      auto end = sim::ask_until_served<offset_answer>(c, leader, list_offsets_atom_v, topic_partition{t.name, p},
-                                                      latest_timestamp);
-      if (!end)
-        return finish("read back: log end of " + t.name + "/" + std::to_string(p) + ": " + why(end));
-      obs.reads[{t.name, p}].log_end = end->offset;
+  }
+  std::map<sim::partition_key, int32_t> leaders;
+  for (auto& [tp, ids] : replicas) {
+    auto state = c.recorded_state(tp.first, tp.second);
+    if (!state || state->leader <= 0)
+      return finish("read back: " + tp.first + "/" + std::to_string(tp.second) + " has no leader");
+    leaders[tp] = state->leader;
+    // The high watermark reaches the log end once every follower has fetched at its end.
+    auto leader = size_t(state->leader - 1);
+    caf::expected<offset_answer> end{caf::error{}};
+    for (int attempt = 0; attempt < 60; ++attempt) {
+      end = sim::ask_until_served<offset_answer>(c, leader, list_offsets_atom_v, topic_partition{tp.first, tp.second},
+                                                 latest_timestamp);
+      if (!end || end->offset >= sim_log_end(c, leader, {tp.first, tp.second}).value_or(0))
+        break;
+      c.advance(500ms);
     }
+    if (!end)
+      return finish("read back: high watermark of " + tp.first + "/" + std::to_string(tp.second) + ": " + why(end));
+    if (auto leo = sim_log_end(c, leader, {tp.first, tp.second});
+        leo && end->offset < *leo && !faults.resumed().count(tp)) // a stuck follower may hold it (caught_up)
+      res.violations.push_back("replication: the high watermark of " + tp.first + "/" + std::to_string(tp.second)
+                               + " stays at " + std::to_string(end->offset) + ", below the log end "
+                               + std::to_string(*leo) + ", 30 s after every replica caught up");
+    obs.reads[tp].log_end = end->offset;
   }
 
   auto link = client_test::spawn_link_to_broker(c, sys, 0);
@@ -324,7 +563,7 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
       res.violations.push_back("read back: consumer error on " + tp.first + ": " + why(e.error));
   }
   if (!read_all)
-    res.violations.push_back("read back: not every partition read to its log end within 120 s");
+    res.violations.push_back("read back: not every partition read to its high watermark within 120 s");
 
   // The groups catch up: every partition committed up to its log end (bounded polling).
   auto groups_done = [&] {
@@ -356,17 +595,37 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
   for (size_t m = 0; m < members.size(); ++m) {
     auto& g = plan.groups[size_t(plan.members[m].group)];
     for (auto& r : members[m].log->records)
-      obs.deliveries.push_back({g.name, r.tp.topic, r.tp.partition, r.offset, r.value});
+      obs.deliveries.push_back({g.name, r.tp.topic, r.tp.partition, r.offset, r.value, r.at_ms});
     for (auto& e : members[m].log->errors)
       res.violations.push_back("group " + g.name + ": member " + std::to_string(m) + " got an error: " + why(e.error));
   }
+
+  // Every replica's log, from its files (nothing runs between the world's runs).
+  for (auto& [tp, ids] : replicas)
+    for (auto id : ids) {
+      sim::replica_contents rc;
+      rc.broker = id;
+      rc.leader = id == leaders[tp];
+      if (auto got = sim_replica_log(c, size_t(id - 1), {tp.first, tp.second})) {
+        rc.log_start = got->log_start;
+        rc.log_end = got->log_end;
+        rc.error = got->error;
+        for (auto& r : got->records)
+          rc.records.push_back({r.offset, r.leader_epoch, r.key, r.value});
+      } else {
+        rc.error = "no open log of it";
+      }
+      obs.replicas[tp].push_back(std::move(rc));
+    }
 
   obs.controllers = sim::controllers_in_trace(c.trace());
   for (auto& v : sim::check_invariants(obs))
     res.violations.push_back(v);
   std::ostringstream sum;
-  sum << plan.sends.size() << " sent, " << log->acked.size() << " acknowledged, " << log->failed << " failed, " << exempt
-      << " exposed to a machine crash, " << obs.deliveries.size() << " delivered to " << members.size()
+  sum << plan.sends.size() << " sent, " << log->acked.size() << " acknowledged (" << checked_min2
+      << " acks=all with min.insync.replicas=2 checked), " << log->failed << " failed, " << exposed
+      << " exposed to a machine crash, " << acks1 << " acks=1 on replicated partitions unchecked, "
+      << faults.skipped() << " episode(s) skipped, " << obs.deliveries.size() << " delivered to " << members.size()
       << " group member(s)";
   res.summary = sum.str();
 

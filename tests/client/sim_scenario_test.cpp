@@ -39,6 +39,9 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
   std::map<int, int> broker_counts;
   bool some_faults = false, some_machine = false, some_expiry = false, some_flush = false, some_groups = false;
   std::set<sim::fault_kind> kinds;
+  std::set<int32_t> replication_factors, min_isrs;
+  std::set<int16_t> acks;
+  bool some_leader_episode = false, some_follower_cut = false, some_leader_machine = false;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     auto plan = sim::make_plan(seed);
     BOOST_TEST(sim::to_text(plan) == sim::to_text(sim::make_plan(seed)));
@@ -50,6 +53,39 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
     for (auto& t : plan.topics) {
       BOOST_TEST(t.partitions >= 1);
       BOOST_TEST(t.partitions <= 6);
+      BOOST_TEST(t.replication_factor >= 1);
+      BOOST_TEST(t.replication_factor <= std::min(3, plan.brokers));
+      BOOST_TEST((t.min_insync_replicas == 1 || t.min_insync_replicas == 2));
+      replication_factors.insert(t.replication_factor);
+      min_isrs.insert(t.min_insync_replicas);
+    }
+    BOOST_REQUIRE_EQUAL(plan.acks.size(), size_t(plan.producers));
+    for (auto a : plan.acks) {
+      BOOST_TEST((a == 1 || a == -1));
+      acks.insert(a);
+    }
+    BOOST_TEST((plan.replica_lag_time_max_ms == 4000 || plan.replica_lag_time_max_ms == 10000
+                || plan.replica_lag_time_max_ms == 30000));
+    std::map<int, int64_t> last_sequence; // per producer: sends in sequence order
+    for (auto& s : plan.sends) {
+      auto it = last_sequence.find(s.producer);
+      BOOST_TEST((it == last_sequence.end() ? s.sequence == 0 : s.sequence == it->second + 1));
+      last_sequence[s.producer] = s.sequence;
+    }
+    // At most one machine lost at a time: a machine crash starts machine_gap_ms after the
+    // previous one's restart at the earliest.
+    // A machine-crashed broker restarts after its session expired.
+    int64_t machine_free = 0;
+    std::map<int, int64_t> machine_crashed_at; // episode -> time
+    for (auto& f : plan.faults) {
+      if (f.kind == sim::fault_kind::crash_machine) {
+        BOOST_TEST(f.at_ms >= machine_free, "seed " << seed << ": overlapping machine crashes");
+        machine_crashed_at[f.episode] = f.at_ms;
+        machine_free = INT64_MAX;
+      } else if (f.kind == sim::fault_kind::restart && machine_crashed_at.count(f.episode)) {
+        BOOST_TEST(f.at_ms - machine_crashed_at[f.episode] >= sim::machine_restart_min_ms);
+        machine_free = f.at_ms + sim::machine_gap_ms;
+      }
     }
     BOOST_TEST(std::is_sorted(plan.sends.begin(), plan.sends.end(),
                               [](auto& a, auto& b) { return a.at_ms < b.at_ms; }));
@@ -72,7 +108,9 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
     // Every crash is followed by a restart of that broker before its next fault, every
     // cut by its heal, every delay by its removal; a broker is up when it is paused or
     // its session expires; peers are valid and never the broker itself.
+    // Leader episodes (broker -1) are tracked by episode, as if each had a broker of its own.
     std::vector<char> down(size_t(plan.brokers), 0);
+    std::map<int, char> leader_down;
     std::map<std::string, int> open_links; // cut or delayed, by description
     for (auto& f : plan.faults) {
       kinds.insert(f.kind);
@@ -80,6 +118,46 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
       if (f.kind == sim::fault_kind::cut_member || f.kind == sim::fault_kind::heal_member) {
         BOOST_REQUIRE(f.member < int(plan.members.size()));
         open_links["member " + std::to_string(f.member)] += f.kind == sim::fault_kind::cut_member ? 1 : -1;
+        continue;
+      }
+      if (f.broker < 0) {
+        some_leader_episode = true;
+        some_follower_cut = some_follower_cut || f.peer.kind == sim::scenario_peer::followers;
+        some_leader_machine = some_leader_machine || f.kind == sim::fault_kind::crash_machine;
+        auto t = std::find_if(plan.topics.begin(), plan.topics.end(),
+                              [&](auto& x) { return x.name == f.target_topic; });
+        BOOST_REQUIRE(t != plan.topics.end());
+        BOOST_TEST(t->replication_factor > 1);
+        BOOST_TEST((f.target_partition >= 0 && f.target_partition < t->partitions));
+        auto& d = leader_down[f.episode];
+        auto link = "leader episode " + std::to_string(f.episode) + " " + sim::to_string(f.peer) + " "
+                    + std::to_string(int(f.direction));
+        switch (f.kind) {
+          case sim::fault_kind::crash_machine:
+          case sim::fault_kind::crash_process:
+          case sim::fault_kind::stop:
+          case sim::fault_kind::isolate:
+            BOOST_TEST(!d);
+            d = 1;
+            break;
+          case sim::fault_kind::restart:
+          case sim::fault_kind::rejoin:
+            BOOST_TEST(d);
+            d = 0;
+            break;
+          case sim::fault_kind::cut:
+            BOOST_TEST((f.peer.kind == sim::scenario_peer::coordinator || f.peer.kind == sim::scenario_peer::followers));
+            ++open_links["cut " + link];
+            break;
+          case sim::fault_kind::heal:
+            --open_links["cut " + link];
+            break;
+          case sim::fault_kind::pause:
+            BOOST_TEST(f.pause_ms > 0);
+            break;
+          default:
+            BOOST_ERROR("seed " << seed << ": " << sim::to_string(f.kind) << " in a leader episode");
+        }
         continue;
       }
       BOOST_REQUIRE(f.broker >= 0);
@@ -136,11 +214,17 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
         case sim::fault_kind::cut_member:
         case sim::fault_kind::heal_member:
           break;
+        case sim::fault_kind::isolate:
+        case sim::fault_kind::rejoin:
+          BOOST_ERROR("seed " << seed << ": isolate outside a leader episode");
+          break;
       }
       for (auto& [what, n] : open_links)
         BOOST_TEST((n == 0 || n == 1), "seed " << seed << ": " << what << " twice");
     }
     BOOST_TEST(std::none_of(down.begin(), down.end(), [](char b) { return b != 0; }), "seed " << seed << " ends with a broker down");
+    for (auto& [episode, d] : leader_down)
+      BOOST_TEST(!d, "seed " << seed << " ends with leader episode " << episode << " not undone");
     for (auto& [what, n] : open_links)
       BOOST_TEST(n == 0, "seed " << seed << " ends with " << what << " not undone");
   }
@@ -150,8 +234,28 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
   BOOST_TEST(some_expiry);
   BOOST_TEST(some_flush);
   BOOST_TEST(some_groups);
-  BOOST_TEST(kinds.size() == 13u, "fault kinds drawn: " << kinds.size());
+  BOOST_TEST(kinds.size() == 15u, "fault kinds drawn: " << kinds.size());
+  BOOST_TEST(replication_factors == (std::set<int32_t>{1, 2, 3}));
+  BOOST_TEST(min_isrs == (std::set<int32_t>{1, 2}));
+  BOOST_TEST(acks == (std::set<int16_t>{-1, 1}));
+  BOOST_TEST(some_leader_episode);
+  BOOST_TEST(some_follower_cut);
+  BOOST_TEST(some_leader_machine);
   BOOST_TEST(sim::to_text(sim::make_plan(1)) != sim::to_text(sim::make_plan(2)));
+  // With quick machine restarts, some restart comes before the session timeout.
+  bool quick = false;
+  sim::plan_options o;
+  o.quick_machine_restarts = true;
+  for (uint64_t seed = 1; seed <= 200 && !quick; ++seed) {
+    auto plan = sim::make_plan(seed, o);
+    std::map<int, int64_t> crashed;
+    for (auto& f : plan.faults)
+      if (f.kind == sim::fault_kind::crash_machine)
+        crashed[f.episode] = f.at_ms;
+      else if (f.kind == sim::fault_kind::restart && crashed.count(f.episode))
+        quick = quick || f.at_ms - crashed[f.episode] < 6000;
+  }
+  BOOST_TEST(quick);
 }
 
 BOOST_AUTO_TEST_CASE(a_clean_run_has_no_violations) {
@@ -164,8 +268,11 @@ BOOST_AUTO_TEST_CASE(a_lost_acknowledged_record_is_reported) {
   o.reads[{"t", 0}] = sim::partition_read{2, {{0, "k0", "a"}, {1, "k1", "b"}}};
   o.commits.clear();
   auto v = sim::check_invariants(o);
-  BOOST_TEST(v.size() == 1u);
+  BOOST_TEST(v.size() == 2u);
   BOOST_TEST(mentions(v, "t/0@2 \"c\": lost"));
+  BOOST_TEST(mentions(v, "group g got t/0@2 \"c\", later lost")); // g had read it
+  o.deliveries.clear();
+  BOOST_TEST(sim::check_invariants(o).size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_record_that_may_be_lost_is_not_checked) {
@@ -247,6 +354,102 @@ BOOST_AUTO_TEST_CASE(a_delivery_unlike_the_log_is_reported) {
   auto v = sim::check_invariants(o);
   BOOST_TEST(v.size() == 1u);
   BOOST_TEST(mentions(v, "group g got t/0@2 \"x\" but the log holds \"c\""));
+}
+
+BOOST_AUTO_TEST_CASE(an_exposure_exempts_only_what_came_before_it) {
+  auto o = clean();
+  o.commits.clear();
+  // The leader's machine crashed at 50 ms as the last ISR member: c (acked before) may be gone.
+  o.exposures[{"t", 0}] = {50};
+  o.lossy.insert({"t", 0});
+  o.reads[{"t", 0}] = sim::partition_read{2, {{0, "k0", "a"}, {1, "k1", "b"}}};
+  o.deliveries = {{"g", "t", 0, 2, "c", 40}};
+  BOOST_TEST(sim::exposed_after(o, {"t", 0}, 50));
+  BOOST_TEST(!sim::exposed_after(o, {"t", 0}, 51));
+  BOOST_TEST(!sim::exposed_after(o, {"t", 1}, 0));
+  o.acked[2].may_be_lost = true; // the runner marks it: acknowledged before the exposure
+  BOOST_TEST(sim::check_invariants(o).empty());
+  // A record delivered after the exposure must stay.
+  o.deliveries = {{"g", "t", 0, 2, "c", 60}};
+  auto v = sim::check_invariants(o);
+  BOOST_TEST(v.size() == 1u);
+  BOOST_TEST(mentions(v, "group g got t/0@2 \"c\", later lost: the log ends at 2"));
+}
+
+BOOST_AUTO_TEST_CASE(a_consumer_read_of_a_record_later_lost_is_reported) {
+  auto o = clean();
+  o.deliveries.push_back({"g", "t", 0, 3, "d", 10}); // beyond the final log end 3
+  auto v = sim::check_invariants(o);
+  BOOST_TEST(v.size() == 1u);
+  BOOST_TEST(mentions(v, "group g got t/0@3 \"d\", later lost: the log ends at 3"));
+}
+
+BOOST_AUTO_TEST_CASE(records_of_one_producer_out_of_order_are_reported) {
+  auto o = clean();
+  for (size_t i = 0; i < o.acked.size(); ++i) {
+    o.acked[i].producer = 0;
+    o.acked[i].sequence = int64_t(i);
+  }
+  BOOST_TEST(sim::check_invariants(o).empty());
+  std::swap(o.acked[1].sequence, o.acked[2].sequence); // sent c before b, yet c got the later offset
+  auto v = sim::check_invariants(o);
+  BOOST_TEST(v.size() == 1u);
+  BOOST_TEST(mentions(v, "order: producer 0's send 2 \"b\" was acknowledged at t/0@1, not after its send 1 at @2"));
+  o.acked[1].may_be_lost = true; // an unchecked record does not count
+  BOOST_TEST(sim::check_invariants(o).empty());
+}
+
+namespace {
+
+sim::replica_contents replica(int32_t broker, bool leader, std::vector<std::string> values, int32_t epoch = 0) {
+  sim::replica_contents r;
+  r.broker = broker;
+  r.leader = leader;
+  for (size_t i = 0; i < values.size(); ++i)
+    r.records.push_back({int64_t(i), epoch, "k" + std::to_string(i), values[i]});
+  r.log_end = int64_t(values.size());
+  return r;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(replicas_that_differ_below_the_high_watermark_are_reported) {
+  auto o = clean();
+  o.replicas[{"t", 0}] = {replica(1, true, {"a", "b", "c"}), replica(2, false, {"a", "b", "c"}),
+                          replica(3, false, {"a", "b"})}; // broker 3 behind: a prefix is fine
+  BOOST_TEST(sim::check_invariants(o).empty());
+  // Above the high watermark a follower may differ (here: the high watermark is 2).
+  auto above = o;
+  above.reads[{"t", 0}].log_end = 2;
+  above.reads[{"t", 0}].records.pop_back();
+  above.acked.pop_back();
+  above.commits.clear();
+  above.deliveries.clear();
+  above.replicas[{"t", 0}][2] = replica(3, false, {"a", "b", "x"});
+  BOOST_TEST(sim::check_invariants(above).empty());
+  // Below it: reported.
+  auto differs = o;
+  differs.replicas[{"t", 0}][2] = replica(3, false, {"a", "x", "c"});
+  auto v = sim::check_invariants(differs);
+  BOOST_TEST(v.size() == 1u);
+  BOOST_TEST(mentions(v, "t/0 on broker 3 differs from the leader below the high watermark 3: 1 (epoch 0, key "
+                         "\"k1\", value \"x\") where the leader, broker 1, has 1 (epoch 0, key \"k1\", value \"b\")"));
+  // Another leader epoch is a difference too.
+  auto epoch = o;
+  epoch.replicas[{"t", 0}][1] = replica(2, false, {"a", "b", "c"}, 1);
+  BOOST_TEST(mentions(sim::check_invariants(epoch), "t/0 on broker 2 differs from the leader"));
+  // Gaps in a replica, a decode error, and a leader unlike the read-back.
+  auto gap = o;
+  gap.replicas[{"t", 0}][1].records.erase(gap.replicas[{"t", 0}][1].records.begin() + 1);
+  BOOST_TEST(mentions(sim::check_invariants(gap), "t/0 on broker 2: offsets not dense: offset 2 where 1 was next"));
+  auto bad = o;
+  bad.replicas[{"t", 0}][1].error = "bad crc";
+  BOOST_TEST(mentions(sim::check_invariants(bad), "t/0 on broker 2: bad crc"));
+  auto unread = o;
+  unread.replicas[{"t", 0}][0] = replica(1, true, {"a", "z", "c"});
+  unread.replicas[{"t", 0}][1] = replica(2, false, {"a", "z", "c"});
+  unread.replicas[{"t", 0}][2] = replica(3, false, {"a", "z"});
+  BOOST_TEST(mentions(sim::check_invariants(unread), "t/0: read back \"b\" at 1 but the leader's log holds 1"));
 }
 
 BOOST_AUTO_TEST_CASE(two_controllers_in_one_epoch_are_reported) {

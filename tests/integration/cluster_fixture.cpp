@@ -109,16 +109,21 @@ std::string cluster_fixture::log_dir(int32_t id) const {
   return dir_.path + "/broker-" + std::to_string(id);
 }
 
-server_process& cluster_fixture::start(int32_t id) {
+server_process& cluster_fixture::start(int32_t id, bool same_ports) {
   auto log_dir = this->log_dir(id);
   std::filesystem::create_directories(log_dir);
   if (auto& old = brokers_[id]) {
     earlier_[id] += old->output() + "--- (broker " + std::to_string(id) + " restarted)\n";
     old.reset(); // a killed one's handle: its output file goes with it
   }
-  brokers_[id] = std::make_unique<server_process>(
-    log_dir, std::vector<std::string>{"broker.id=" + std::to_string(id), "zookeeper.connect=" + connect(),
-                                      "zookeeper.session.timeout.ms=" + std::to_string(session_timeout_ms_)});
+  std::vector<std::string> overrides{"broker.id=" + std::to_string(id), "zookeeper.connect=" + connect(),
+                                     "zookeeper.session.timeout.ms=" + std::to_string(session_timeout_ms_)};
+  if (auto known = ports_.find(id); same_ports && known != ports_.end()) {
+    overrides.push_back("listeners=PLAINTEXT://127.0.0.1:" + std::to_string(known->second.first));
+    overrides.push_back("caf.port=" + std::to_string(known->second.second));
+  }
+  brokers_[id] = std::make_unique<server_process>(log_dir, std::move(overrides));
+  ports_[id] = {brokers_[id]->kafka_port(), brokers_[id]->caf_port()};
   return *brokers_[id];
 }
 

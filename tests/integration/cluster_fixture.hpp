@@ -64,8 +64,10 @@ public:
   std::string connect() const { return zk_.hosts() + "/cafka"; }
   int session_timeout_ms() const noexcept { return session_timeout_ms_; }
 
-  /// Starts broker `id` (again: same log dir); throws if it does not come up.
-  server_process& start(int32_t id);
+  /// Starts broker `id` (again: same log dir); throws if it does not come up. With
+  /// `same_ports`, a broker that ran before listens on the ports it had (as brokers with
+  /// fixed ports do; clients reconnect without learning a new address), else on free ones.
+  server_process& start(int32_t id, bool same_ports = false);
   /// kill -9 of broker `id`.
   void kill(int32_t id);
   /// SIGTERM to broker `id` and wait (a clean shutdown); its exit status.
@@ -100,6 +102,7 @@ private:
   int session_timeout_ms_;
   std::map<int32_t, std::unique_ptr<server_process>> brokers_;
   std::map<int32_t, std::string> earlier_; ///< output of broker processes that were replaced
+  std::map<int32_t, std::pair<uint16_t, uint16_t>> ports_; ///< the last (Kafka, caf) ports of each broker
 };
 
 } // namespace cafka::test
