@@ -10,6 +10,7 @@
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
 #include "actors/node_actor.hpp"
+#include "cluster/backoff.hpp"
 
 namespace cafka {
 
@@ -19,6 +20,12 @@ constexpr auto connect_timeout = std::chrono::seconds(5);
 /// Beyond the long poll's own wait: how long an answer may take before the leader counts as lost.
 constexpr auto fetch_grace = std::chrono::seconds(10);
 constexpr auto local_timeout = std::chrono::seconds(30);
+/// The first retry of a partition after an error. The usual error is a leader that has not yet
+/// applied the view that made it leader (it learns of it at about the time its followers do),
+/// a few milliseconds behind: waiting the whole replica.fetch.backoff.ms there stalled every
+/// new or moved partition's high watermark (acks=all) for a second. Later retries double up
+/// to replica.fetch.backoff.ms.
+constexpr auto first_partition_retry = std::chrono::milliseconds(20);
 
 enum class phase { truncating, fetching, fenced };
 
@@ -31,6 +38,7 @@ struct followed {
   int64_t fetch_offset = 0;
   int64_t log_start_offset = 0;
   caf::actor_clock::time_point not_before{}; ///< retry after an error
+  unsigned errors = 0;                       ///< errors since the last success (the back-off's attempt)
 };
 
 struct fetcher_state {
@@ -48,7 +56,7 @@ struct fetcher_state {
   /// request out when the connection went may get neither an answer nor its timeout).
   uint64_t session = 0;
   caf::actor_clock::time_point connect_not_before{};
-  bool retry_armed = false;
+  std::optional<caf::actor_clock::time_point> retry_at; ///< when the armed tick comes
   std::map<topic_partition, followed> partitions;
 };
 
@@ -58,16 +66,24 @@ void step(self_ptr self);
 
 std::chrono::milliseconds backoff(self_ptr self) { return std::chrono::milliseconds(self->state.cfg.backoff_ms); }
 
-// Runs step() again after `delay` (default: the back-off) — once, however many waits ask
-// for it: step() arms it again for whatever still waits when it comes.
+// Runs step() again after `delay` (default: the back-off), unless a tick is armed for no
+// later: step() arms one again for whatever still waits when it comes.
 void retry_later(self_ptr self, caf::timespan delay) {
-  if (self->state.retry_armed)
+  auto at = self->clock().now() + delay;
+  auto& armed = self->state.retry_at;
+  if (armed && *armed <= at)
     return;
-  self->state.retry_armed = true;
+  armed = at;
   self->delayed_send(self, delay, caf::tick_atom_v);
 }
 
 void retry_later(self_ptr self) { retry_later(self, backoff(self)); }
+
+// Makes `f` wait before its next attempt after an error (see first_partition_retry).
+void back_off_partition(self_ptr self, followed& f) {
+  cluster::backoff_policy policy{std::min(first_partition_retry, backoff(self)), backoff(self)};
+  f.not_before = self->clock().now() + cluster::backoff_delay(policy, f.errors++);
+}
 
 // Forgets the leader's proxy and connects again after the back-off. `connection_lost`: its
 // connection is gone (the proxy went down), so a connect that hands back the same proxy (the
@@ -137,8 +153,8 @@ void wait_partition(self_ptr self, const topic_partition& tp) {
   if (it == self->state.partitions.end())
     return;
   it->second.busy = false;
-  it->second.not_before = self->clock().now() + backoff(self);
-  retry_later(self);
+  back_off_partition(self, it->second);
+  retry_later(self, it->second.not_before - self->clock().now());
 }
 
 // The entry for `tp` if it still follows at `epoch` (a follow message may have replaced it).
@@ -161,6 +177,7 @@ void truncated(self_ptr self, const topic_partition& tp, int32_t epoch, const tr
     return;
   }
   f->busy = false;
+  f->errors = 0;
   f->state = phase::fetching;
   f->fetch_offset = done.log_end_offset;
   step(self);
@@ -237,6 +254,7 @@ void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch
     if (auto* g = current(self, tp, epoch)) {
       g->fetch_offset = pos.log_end_offset;
       g->log_start_offset = pos.log_start_offset;
+      g->errors = 0;
     }
     done();
   };
@@ -245,7 +263,7 @@ void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch
              describe(err).c_str());
     if (auto* g = current(self, tp, epoch)) {
       g->state = phase::truncating; // find our position again
-      g->not_before = self->clock().now() + backoff(self);
+      back_off_partition(self, *g);
     }
     done();
   };
@@ -259,8 +277,8 @@ void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch
     f->state = phase::fenced; // the leader moved on: wait for the node's next follow message
     done();
   } else {
-    f->not_before = self->clock().now() + backoff(self);
-    retry_later(self);
+    back_off_partition(self, *f);
+    retry_later(self, f->not_before - self->clock().now());
     done();
   }
 }
@@ -334,22 +352,17 @@ void step(self_ptr self) {
     return;
   }
   auto now = self->clock().now();
-  bool waiting = false;
-  for (auto& [tp, f] : st.partitions) {
-    if (f.busy || f.state != phase::truncating)
-      continue;
-    if (f.not_before > now) {
-      waiting = true;
-      continue;
-    }
-    start_truncation(self, tp, f);
-  }
+  for (auto& [tp, f] : st.partitions)
+    if (!f.busy && f.state == phase::truncating && f.not_before <= now)
+      start_truncation(self, tp, f);
   if (!st.fetch_in_flight)
     fetch(self);
+  auto next = caf::actor_clock::time_point::max(); // the first partition back-off to end
   for (auto& [tp, f] : st.partitions)
-    waiting = waiting || (f.state == phase::fetching && !f.busy && f.not_before > now);
-  if (waiting)
-    retry_later(self);
+    if (!f.busy && f.state != phase::fenced && f.not_before > now)
+      next = std::min(next, f.not_before);
+  if (next != caf::actor_clock::time_point::max())
+    retry_later(self, next - now);
 }
 
 caf::behavior replica_fetcher(self_ptr self, replica_fetcher_config cfg) {
@@ -382,7 +395,9 @@ caf::behavior replica_fetcher(self_ptr self, replica_fetcher_config cfg) {
       step(self);
     },
     [=](caf::tick_atom) {
-      self->state.retry_armed = false;
+      auto& armed = self->state.retry_at;
+      if (armed && *armed <= self->clock().now())
+        armed.reset(); // else this is an older tick, and the armed one is still to come
       step(self);
     },
   };
