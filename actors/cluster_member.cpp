@@ -1,5 +1,6 @@
 #include "actors/cluster_member.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -14,6 +15,7 @@
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
 #include "cluster/backoff.hpp"
+#include "cluster/broker_epochs.hpp"
 #include "cluster/cluster_loader.hpp"
 #include "cluster/cluster_writes.hpp"
 #include "cluster/controller_decisions.hpp"
@@ -88,6 +90,9 @@ struct member_state {
   bool creating_offsets_topic = false; ///< a create of __consumer_offsets is under way
   /// The epoch this broker controls the cluster at; 0: not the controller.
   int32_t controller_epoch = 0;
+  /// As controller: the broker epochs acted on, and those of the decision being written.
+  cluster::broker_epochs broker_epochs;
+  std::vector<cluster::broker_registration> deciding;
   /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
   std::map<int32_t, node_actor> links;
   /// Per broker id: when a new connection may be tried after failed ones.
@@ -101,6 +106,8 @@ using self_ptr = caf::stateful_actor<member_state>*;
 
 // The one place the controller role changes, so that the cache shows it too.
 void set_controller_epoch(self_ptr self, int32_t epoch) {
+  if (epoch != self->state.controller_epoch)
+    self->state.broker_epochs.reset();
   self->state.controller_epoch = epoch;
   self->state.ctx.views->set_acting_controller_epoch(epoch);
 }
@@ -149,10 +156,25 @@ void act_as_controller(self_ptr self) {
   auto& st = self->state;
   if (st.controller_epoch == 0 || st.writing)
     return;
-  auto writes = cluster::on_brokers_changed(st.view, st.view.broker_ids(), st.controller_epoch,
+  // A bounced broker (cluster/broker_epochs.hpp) is decided on as failed first; once that is
+  // written, as started.
+  auto brokers = st.view.brokers();
+  auto live = st.view.broker_ids();
+  auto bounced = st.broker_epochs.bounced(brokers);
+  for (auto id : bounced) {
+    log_line("controller %d: broker %d registered again (a new session): handled as failed, then started",
+             st.ctx.broker_id, id);
+    live.erase(std::remove(live.begin(), live.end(), id), live.end());
+  }
+  auto writes = cluster::on_brokers_changed(st.view, live, st.controller_epoch,
                                             st.ctx.config.unclean_leader_election_enable);
-  if (writes.empty())
+  if (writes.empty()) {
+    st.broker_epochs.acted(brokers);
+    if (!bounced.empty())
+      act_as_controller(self); // nothing to move: start them at once
     return;
+  }
+  st.deciding = std::move(brokers);
   for (auto& w : writes)
     if (w.unclean)
       log_line("controller %d: unclean leader election: %s-%d led by broker %d, outside the ISR; records that only "
@@ -455,7 +477,7 @@ void register_again(self_ptr self) {
   auto& l = cfg.listeners.front();
   auto me = caf::actor_cast<caf::actor>(self);
   cluster::register_broker(*st.ctx.coordinator,
-                           cluster::broker_registration{cfg.broker_id, l.host, l.port, cfg.caf_port, ""},
+                           cluster::broker_registration{cfg.broker_id, l.host, l.port, cfg.caf_port, cfg.broker_rack},
                            [me](result<cluster::registration_result> r) {
                              caf::anon_send(me, registered_again{std::move(r)});
                            });
@@ -545,6 +567,8 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     },
     [=](states_written& w) {
       self->state.writing = false;
+      if (w.st)
+        self->state.broker_epochs.acted(self->state.deciding);
       if (!w.st)
         log_line("controller %d: writing partition states: %s; reloading", self->state.ctx.broker_id,
                  w.st.error().message().c_str());

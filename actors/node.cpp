@@ -43,7 +43,7 @@ result<cluster::registration_result> register_with(cluster::coordinator& c, cons
   auto& l = cfg.listeners.front();
   std::promise<result<cluster::registration_result>> answer;
   auto done = answer.get_future();
-  cluster::register_broker(c, cluster::broker_registration{cfg.broker_id, l.host, l.port, cfg.caf_port, ""},
+  cluster::register_broker(c, cluster::broker_registration{cfg.broker_id, l.host, l.port, cfg.caf_port, cfg.broker_rack},
                            [&answer](result<cluster::registration_result> r) { answer.set_value(std::move(r)); });
   return done.get();
 }

@@ -158,6 +158,7 @@ void load_brokers(coordinator& c, const shared_ptr& s, const load_ptr& l) {
           if (r) {
             auto b = decode_broker_registration(r->data);
             if (b && b->id == id) {
+              b->epoch = r->stat.czxid;
               std::lock_guard<std::mutex> guard{l->mutex};
               l->brokers.push_back(*b);
             } else {

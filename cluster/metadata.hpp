@@ -21,6 +21,9 @@ struct broker_registration {
   uint16_t kafka_port = 0; ///< Kafka wire protocol listener
   uint16_t caf_port = 0;   ///< CAF middleman (caf.port)
   std::string rack;        ///< broker.rack; "" = none
+  /// The czxid of /brokers/ids/<id> as read (not in its data): larger for every new
+  /// registration (Kafka's broker epoch; cluster/broker_epochs.hpp). Not compared by ==.
+  int64_t epoch = 0;
 };
 
 /// /controller (ephemeral).

@@ -3,6 +3,7 @@
 #include "config/overrides.hpp"
 #include "config/value_parsers.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -162,6 +163,17 @@ std::vector<key_spec> make_registry() {
   r.push_back(integer_key("broker.id", "0", {0, int_max}, &sc::broker_id,
                           "this node's id, unique in the cluster (Kafka's -1 = generated is "
                           "not supported; 0 suits a single node)"));
+  r.push_back({{"broker.rack", "", "printable ASCII without quotes or backslashes (empty = none)",
+                "this broker's rack: replicas of a partition go to different racks when every broker has one"},
+               [](std::string_view v, st& s, std::string&) {
+                 bool printable = std::all_of(v.begin(), v.end(), [](char ch) {
+                   return ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\';
+                 });
+                 if (!printable)
+                   return false;
+                 s.cfg.broker_rack = std::string(v);
+                 return true;
+               }});
   r.push_back({{"listeners", "PLAINTEXT://127.0.0.1:9092",
                 "a comma-separated list of NAME://host:port with distinct names and port "
                 "0..65535",
@@ -328,7 +340,7 @@ void resolve(settings& s, std::vector<std::string>& warnings) {
 
 bool operator==(const server_config& a, const server_config& b) {
   auto fields = [](const server_config& c) {
-    return std::tie(c.broker_id, c.listeners, c.log_dirs, c.num_partitions,
+    return std::tie(c.broker_id, c.broker_rack, c.listeners, c.log_dirs, c.num_partitions,
                     c.default_replication_factor, c.min_insync_replicas, c.zookeeper_connect,
                     c.zookeeper_session_timeout_ms, c.log_segment_bytes, c.log_roll_ms,
                     c.log_retention_ms, c.log_retention_bytes,

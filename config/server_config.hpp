@@ -28,6 +28,8 @@ struct server_config {
   /// broker.id (>= 0). Kafka's default is -1 (generate an id through ZooKeeper); cafka
   /// does not generate ids, so the default is 0, which is right for a single node.
   int32_t broker_id = 0;
+  /// broker.rack: "" = none. Placement is rack-aware when every live broker has one.
+  std::string broker_rack;
   /// listeners: Kafka wire-protocol listeners, at least one.
   std::vector<listener> listeners{listener{"PLAINTEXT", "127.0.0.1", 9092}};
   /// log.dirs (or legacy log.dir when log.dirs is not given): unique, non-empty paths.

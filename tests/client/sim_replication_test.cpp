@@ -9,6 +9,7 @@
 //   acks=all goes on with two in-sync replicas; the crashed broker comes back, truncates
 //   where its log diverged, catches up and rejoins the ISR; every replica then holds the
 //   same records at the same offsets, with the same leader epochs.
+// - a leader back before its session expired (a bounce) loses its leadership: nothing lost;
 // - acks=all is refused below min.insync.replicas (NOT_ENOUGH_REPLICAS) once two of the three
 //   replicas are down; acks=1 still goes.
 #include <boost/test/unit_test.hpp>
@@ -182,6 +183,53 @@ BOOST_AUTO_TEST_CASE(acks_all_records_survive_a_leader_machine_crash_and_the_rep
 
   client_test::exit_all(sub, prod, link, sink);
   c.advance(100ms);
+}
+
+// A leader's machine crashes and the broker is back before its session expired (restart()
+// expires it first and registers again at once): the controller sees the same live ids with
+// a new broker epoch, a bounce (cluster/broker_epochs.hpp). It must not keep leading at the
+// same leader epoch with the tail it lost: leadership moves to an ISR member, and every
+// acknowledged record is still there.
+BOOST_AUTO_TEST_CASE(a_leader_back_before_its_session_expired_is_handled_as_failed_and_started) {
+  sim::cluster c{sim::options{3, 13, {}}};
+  REQUIRE_RUN(c, ([&] { return c.converged(); }), 30s);
+  auto b0 = c.broker(0);
+  auto created = sim::ask<topic_description>(c, *b0.system, b0.n->actor, 20s, create_topic_atom_v,
+                                             topic_spec{"b", 3, 3, {{"min.insync.replicas", "2"}}});
+  BOOST_REQUIRE_MESSAGE(created, "create: " << client_test::why(created) << "\n" << dump(c));
+  REQUIRE_RUN(c, ([&] { return led_with_isr(c, "b", 3, 3); }), 30s);
+  int32_t partition = -1; // one led by a broker that is not the controller
+  for (int32_t p = 0; p < 3 && partition < 0; ++p)
+    if (sim_partition_state(c, "b", p)->leader != c.controller())
+      partition = p;
+  BOOST_REQUIRE(partition >= 0);
+  auto before = sim_partition_state(c, "b", partition);
+  auto leader = size_t(before->leader - 1);
+  auto produce = [&](size_t on, int i) {
+    auto batch = protocol::build_batch({{std::string("k"), "v" + std::to_string(i), {}, 1000}});
+    return sim::ask_until_served<produce_result>(c, on, produce_atom_v, topic_partition{"b", partition},
+                                                 produce_request{-1, batch, 5000});
+  };
+  for (int i = 0; i < 10; ++i) {
+    auto r = produce(leader, i);
+    BOOST_REQUIRE_MESSAGE(r, client_test::why(r) << "\n" << dump(c));
+    BOOST_TEST(r->base_offset == i);
+  }
+  c.note("test: machine crash of leader broker " + std::to_string(before->leader) + " and an immediate restart");
+  c.crash(leader, sim::crash_mode::machine);
+  c.restart(leader);
+  auto moved = [&] {
+    auto now = sim_partition_state(c, "b", partition);
+    return c.converged() && now && now->leader > 0 && now->leader_epoch > before->leader_epoch;
+  };
+  REQUIRE_RUN(c, moved, 60s);
+  REQUIRE_RUN(c, ([&] { return led_with_isr(c, "b", 3, 3); }), 120s);
+  auto after = sim_partition_state(c, "b", partition);
+  auto log = client_test::sim_replica_log(c, size_t(after->leader - 1), {"b", partition});
+  BOOST_REQUIRE(log);
+  BOOST_TEST(log->log_end >= 10, describe(*log));
+  for (int i = 0; i < 10 && size_t(i) < log->records.size(); ++i)
+    BOOST_TEST(log->records[size_t(i)].value.value_or("") == "v" + std::to_string(i));
 }
 
 BOOST_AUTO_TEST_CASE(acks_all_is_refused_below_min_insync_replicas) {

@@ -130,6 +130,17 @@ BOOST_AUTO_TEST_CASE(a_closed_broker_session_fires_the_watch_and_leaves_the_view
              boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(a_broker_registered_again_has_a_larger_epoch) {
+  auto before = load(loader, *reader).view;
+  BOOST_TEST(before.broker(1)->epoch > 0);
+  brokers[1]->close();
+  brokers[1] = open();
+  register_as(*brokers[1], 1);
+  auto after = load(loader, *reader).view;
+  BOOST_TEST(after.broker(1)->epoch > before.broker(1)->epoch);
+  BOOST_TEST(after.broker(2)->epoch == before.broker(2)->epoch);
+}
+
 BOOST_AUTO_TEST_CASE(the_controller_going_away_and_a_new_one_fire_the_watch) {
   load(loader, *reader);
   store->expire_session(brokers[0]->session());

@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
     BOOST_TEST(!key.doc.empty(), key.name);
     BOOST_TEST(!key.allowed.empty(), key.name);
   }
-  for (auto name : {"broker.id", "listeners", "log.dirs", "log.dir", "num.partitions",
+  for (auto name : {"broker.id", "broker.rack", "listeners", "log.dirs", "log.dir", "num.partitions",
                     "default.replication.factor", "min.insync.replicas", "zookeeper.connect",
                     "zookeeper.session.timeout.ms", "log.segment.bytes", "log.roll.ms",
                     "log.roll.hours", "log.retention.ms", "log.retention.minutes",
@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port",
                     "group.min.session.timeout.ms", "group.max.session.timeout.ms"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 39u);
+  BOOST_TEST(names.size() == 40u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -122,6 +122,7 @@ BOOST_AUTO_TEST_SUITE(server_config_values)
 
 BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
   auto c = config_ok("broker.id=5\n"
+                     "broker.rack=eu-west-1a\n"
                      "listeners=PLAINTEXT://:9093, internal://[::1]:0\n"
                      "log.dirs=/a, /b\n"
                      "num.partitions=6\n"
@@ -152,6 +153,7 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
                      "offsets.retention.check.interval.ms=1\n"
                      "caf.port=65535\n");
   BOOST_TEST(c.broker_id == 5);
+  BOOST_TEST(c.broker_rack == "eu-west-1a");
   BOOST_REQUIRE(c.listeners.size() == 2u);
   BOOST_TEST(to_string(c.listeners[0]) == "PLAINTEXT://:9093");
   BOOST_TEST(to_string(c.listeners[1]) == "INTERNAL://[::1]:0");
@@ -283,6 +285,9 @@ BOOST_AUTO_TEST_CASE(error_messages) {
              == "auto.create.topics.enable: invalid value 'yes': expected true or false (line 1)");
   BOOST_TEST(build_error("caf.port=70000\n").message
              == "caf.port: invalid value '70000': expected an integer between 0 and 65535 (line 1)");
+  BOOST_TEST(build_error("broker.rack=a\"b\n").message
+             == "broker.rack: invalid value 'a\"b': expected printable ASCII without quotes or backslashes "
+                "(empty = none) (line 1)");
   BOOST_TEST(build_error("log.retention.ms=0\n").message
              == "log.retention.ms: invalid value '0': expected -1 (unlimited) or an integer >= 1 "
                 "(line 1)");
@@ -327,6 +332,7 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"log.dirs", "/a,/a"},
     {"log.dir", ""},
     {"num.partitions", "0"},
+    {"broker.rack", "a\"b"},
     {"default.replication.factor", "0"},
     {"min.insync.replicas", "0"},
     {"zookeeper.connect", "zk"},
