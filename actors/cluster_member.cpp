@@ -22,6 +22,7 @@
 #include "cluster/coordinator.hpp"
 #include "cluster/errc.hpp"
 #include "cluster/node_registration.hpp"
+#include "cluster/pushed_states.hpp"
 #include "cluster/offset_records.hpp"
 #include "cluster/znode_paths.hpp"
 #include "config/to_log_config.hpp"
@@ -93,6 +94,9 @@ struct member_state {
   /// As controller: the broker epochs acted on, and those of the decision being written.
   cluster::broker_epochs broker_epochs;
   std::vector<cluster::broker_registration> deciding;
+  std::vector<cluster::partition_state_write> decided; ///< the states being written
+  /// States the controller pushed, ahead of the loads (cluster/pushed_states.hpp).
+  cluster::pushed_states pushed;
   /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
   std::map<int32_t, node_actor> links;
   /// Per broker id: when a new connection may be tried after failed ones.
@@ -175,6 +179,7 @@ void act_as_controller(self_ptr self) {
     return;
   }
   st.deciding = std::move(brokers);
+  st.decided = writes;
   for (auto& w : writes)
     if (w.unclean)
       log_line("controller %d: unclean leader election: %s-%d led by broker %d, outside the ISR; records that only "
@@ -192,6 +197,7 @@ void on_view(self_ptr self, cluster::loaded_view&& loaded) {
   auto& st = self->state;
   for (auto& path : loaded.malformed)
     log_line("coordinator: skipped malformed znode %s", path.c_str());
+  st.pushed.overlay(loaded.view);
   st.view = loaded.view;
   st.ctx.views->publish(std::move(loaded));
   caf::anon_send(st.ctx.node, caf::update_atom_v);
@@ -214,6 +220,41 @@ void on_view(self_ptr self, cluster::loaded_view&& loaded) {
     return;
   }
   act_as_controller(self);
+}
+
+// Partition states the controller wrote (a push from it, or this broker's own as controller):
+// applied to the view where they are newer, and published at once.
+void take_pushed_states(self_ptr self, const leader_and_isr& m) {
+  auto& st = self->state;
+  std::vector<cluster::pushed_state> states;
+  for (auto& s : m.states)
+    states.push_back({s.topic, s.partition, cluster::partition_state{s.leader, s.leader_epoch, s.controller_epoch, s.isr},
+                      s.version});
+  auto applied = st.pushed.push(st.view, states);
+  if (applied == 0)
+    return;
+  if (m.controller_id != st.ctx.broker_id)
+    log_line("broker %d: %zu partition state(s) from controller %d (epoch %d) applied ahead of the reload",
+             st.ctx.broker_id, applied, m.controller_id, m.controller_epoch);
+  st.ctx.views->publish(cluster::loaded_view{st.view, {}});
+  caf::anon_send(st.ctx.node, caf::update_atom_v);
+}
+
+void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, std::function<void()> fail);
+
+// As controller, after a successful write: every live broker gets the states (one that is
+// not reached reads them from the znodes).
+void push_decided_states(self_ptr self) {
+  auto& st = self->state;
+  leader_and_isr m{st.ctx.broker_id, st.controller_epoch, {}};
+  for (auto& w : st.decided)
+    m.states.push_back({w.topic, w.partition, w.state.leader, w.state.leader_epoch, w.state.controller_epoch,
+                        w.state.isr, w.expected_version + 1}); // a create (no_state_version) gives 0
+  st.decided.clear();
+  take_pushed_states(self, m);
+  for (auto id : st.view.broker_ids())
+    if (id != st.ctx.broker_id)
+      with_link(self, id, [m](node_actor node) { caf::anon_send(node, leader_and_isr_atom_v, m); }, [] {});
 }
 
 // A coordinator error that says "not now" rather than "no": the connection is lost (the
@@ -567,14 +608,17 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     },
     [=](states_written& w) {
       self->state.writing = false;
-      if (w.st)
+      if (w.st) {
         self->state.broker_epochs.acted(self->state.deciding);
+        push_decided_states(self);
+      }
       if (!w.st)
         log_line("controller %d: writing partition states: %s; reloading", self->state.ctx.broker_id,
                  w.st.error().message().c_str());
       load(self);
     },
     [](run_here& r) { r.fn(); },
+    [=](leader_and_isr_atom, leader_and_isr& m) { take_pushed_states(self, m); },
     [=](session_lost_atom) { on_session_lost(self); },
     [=](session_renewed_atom, int64_t session) { on_session_renewed(self, session); },
     [=](register_atom) { register_again(self); },

@@ -518,6 +518,10 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       if (clustered(self))
         apply_view(self);
     },
+    [=](leader_and_isr_atom, leader_and_isr& pushed) {
+      if (clustered(self))
+        caf::anon_send(self->state.member, leader_and_isr_atom_v, std::move(pushed));
+    },
   };
 }
 

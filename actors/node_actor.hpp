@@ -131,6 +131,8 @@ using node_actor = caf::typed_actor<
   /// poll over every partition it follows here, and OffsetForLeaderEpoch (topic-partition,
   /// the asker's leader epoch, the epoch asked).
   caf::replies_to<replica_fetch_atom, replica_fetch_request>::with<replica_fetch_result>,
-  caf::replies_to<epoch_end_atom, topic_partition, int32_t, int32_t>::with<epoch_end_answer>>;
+  caf::replies_to<epoch_end_atom, topic_partition, int32_t, int32_t>::with<epoch_end_answer>,
+  /// From the controller: partition states it wrote; handed to this node's cluster member.
+  caf::reacts_to<leader_and_isr_atom, leader_and_isr>>;
 
 } // namespace cafka

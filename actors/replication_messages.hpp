@@ -5,6 +5,7 @@
 // cross CAF's middleman between brokers, so each type has an inspect() and a type ID.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <caf/meta/type_name.hpp>
@@ -133,6 +134,36 @@ struct truncation_done {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, truncation_done& x) {
   return f(caf::meta::type_name("truncation_done"), x.log_end_offset, x.ask_again, x.next_epoch);
+}
+
+/// One partition state the controller wrote, at znode version `version`.
+struct pushed_partition_state {
+  std::string topic;
+  int32_t partition = 0;
+  int32_t leader = -1;
+  int32_t leader_epoch = 0;
+  int32_t controller_epoch = 0;
+  std::vector<int32_t> isr;
+  int32_t version = -1;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, pushed_partition_state& x) {
+  return f(caf::meta::type_name("pushed_partition_state"), x.topic, x.partition, x.leader, x.leader_epoch,
+           x.controller_epoch, x.isr, x.version);
+}
+
+/// The controller tells every live broker the partition states it just wrote (Kafka's
+/// LeaderAndIsr; cluster/pushed_states.hpp), so that they act before their watches fire.
+struct leader_and_isr {
+  int32_t controller_id = -1;
+  int32_t controller_epoch = 0;
+  std::vector<pushed_partition_state> states;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, leader_and_isr& x) {
+  return f(caf::meta::type_name("leader_and_isr"), x.controller_id, x.controller_epoch, x.states);
 }
 
 } // namespace cafka
