@@ -192,24 +192,30 @@ std::optional<sim_partition_view> sim_partition_state(sim::cluster& c, const std
   return out;
 }
 
-std::optional<int64_t> sim_log_end(sim::cluster& c, size_t i, const topic_partition& tp) {
+namespace {
+
+// Broker i's open log of `tp`; nullptr if it is down or has none.
+storage::partition_log* open_log(sim::cluster& c, size_t i, const topic_partition& tp) {
   auto b = c.broker(i);
   if (!b.up || !b.n->storage)
-    return std::nullopt;
+    return nullptr;
   auto it = b.n->storage->partitions.find(tp);
-  if (it == b.n->storage->partitions.end() || !it->second.log)
-    return std::nullopt;
-  return it->second.log->log_end_offset();
+  return it == b.n->storage->partitions.end() ? nullptr : it->second.log.get();
+}
+
+} // namespace
+
+std::optional<int64_t> sim_log_end(sim::cluster& c, size_t i, const topic_partition& tp) {
+  if (auto* log = open_log(c, i, tp))
+    return log->log_end_offset();
+  return std::nullopt;
 }
 
 std::optional<replica_log> sim_replica_log(sim::cluster& c, size_t i, const topic_partition& tp) {
-  auto b = c.broker(i);
-  if (!b.up || !b.n->storage)
+  auto* open = open_log(c, i, tp);
+  if (open == nullptr)
     return std::nullopt;
-  auto it = b.n->storage->partitions.find(tp);
-  if (it == b.n->storage->partitions.end() || !it->second.log)
-    return std::nullopt;
-  auto& log = *it->second.log;
+  auto& log = *open;
   replica_log out;
   out.log_start = log.log_start_offset();
   out.log_end = log.log_end_offset();
