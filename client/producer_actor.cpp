@@ -479,7 +479,11 @@ void expire(self_ptr self, clock_type::time_point now) {
       complete(self, token, timed_out(ts.last_error));
     }
   }
-  auto cutoff = now - st.cfg.delivery_timeout;
+  // A batch created exactly delivery_timeout ago is due too: next_expiry() arms the wakeup for
+  // created + delivery_timeout, and the batch classes expire what was created *before* the
+  // cutoff. With the plain cutoff that wakeup found nothing to do and armed itself again for
+  // the same instant, forever in simulated time (seed 5275 of the simulation runner hung).
+  auto cutoff = now - st.cfg.delivery_timeout + clock_type::duration{1};
   for (auto& [tp, q] : st.queues)
     for (auto& b : q.expire(cutoff))
       fail_batch(self, b, timed_out(st.topics[tp.topic].last_error));
