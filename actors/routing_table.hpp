@@ -45,18 +45,30 @@ public:
     return replicas_;
   }
 
+  /// Every partition led here, the internal __consumer_offsets ones included: what
+  /// followers fetch from (clients are not routed to the internal ones).
+  std::shared_ptr<const map_type> leaders() const {
+    std::lock_guard<std::mutex> guard{mutex_};
+    return leaders_;
+  }
+
   /// Publishes `routes` as the new table; `elsewhere`: partitions that exist in the
   /// cluster but are not served here (a single node has none); `followers`: the local
-  /// replicas led elsewhere.
-  void publish(map_type routes, std::set<topic_partition> elsewhere = {}, map_type followers = {}) {
+  /// replicas led elsewhere; `internal_leaders`: internal partitions led here (neither
+  /// routed to nor under retention).
+  void publish(map_type routes, std::set<topic_partition> elsewhere = {}, map_type followers = {},
+               map_type internal_leaders = {}) {
     followers.insert(routes.begin(), routes.end());
+    internal_leaders.insert(routes.begin(), routes.end());
     auto all = std::make_shared<const map_type>(std::move(followers));
+    auto led = std::make_shared<const map_type>(std::move(internal_leaders));
     auto next = std::make_shared<const map_type>(std::move(routes));
     auto others = std::make_shared<const std::set<topic_partition>>(std::move(elsewhere));
     std::lock_guard<std::mutex> guard{mutex_};
     current_ = std::move(next);
     elsewhere_ = std::move(others);
     replicas_ = std::move(all);
+    leaders_ = std::move(led);
   }
 
   /// The error for a partition that has no route here: not_leader_or_follower if the
@@ -75,6 +87,7 @@ private:
   mutable std::mutex mutex_;
   std::shared_ptr<const map_type> current_ = std::make_shared<const map_type>();
   std::shared_ptr<const map_type> replicas_ = std::make_shared<const map_type>();
+  std::shared_ptr<const map_type> leaders_ = std::make_shared<const map_type>();
   std::shared_ptr<const std::set<topic_partition>> elsewhere_ = std::make_shared<const std::set<topic_partition>>();
 };
 
