@@ -36,16 +36,18 @@ void publish_routes(self_ptr self) {
   }
   // __consumer_offsets replicas are neither routed to (clients) nor under retention; only
   // their followers fetch from them.
-  std::map<topic_partition, partition_actor> followers, internal_leaders;
+  std::map<topic_partition, partition_actor> followers, internal_leaders, internal_followers;
   for (auto& [tp, actor] : st.replicas) {
     auto role = st.roles.find(tp);
     if (!internal(tp))
       followers.emplace(tp, actor);
     else if (role != st.roles.end() && role->second.leader == my_id(self))
       internal_leaders.emplace(tp, actor);
+    else
+      internal_followers.emplace(tp, actor);
   }
   st.ctx.routes->publish(st.partitions, partitions_elsewhere(st.applied->view, st.partitions), std::move(followers),
-                         std::move(internal_leaders));
+                         std::move(internal_leaders), internal_followers);
 }
 
 int32_t my_id(self_ptr self) { return self->state.ctx.storage->config.broker_id; }
