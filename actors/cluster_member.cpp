@@ -24,6 +24,7 @@
 #include "cluster/node_registration.hpp"
 #include "cluster/pushed_states.hpp"
 #include "cluster/offset_records.hpp"
+#include "cluster/offsets_replication.hpp"
 #include "cluster/znode_paths.hpp"
 #include "config/to_log_config.hpp"
 #include "config/topic_config.hpp"
@@ -475,7 +476,11 @@ void ensure_offsets_topic(self_ptr self) {
     return;
   auto partitions = st.ctx.config.offsets_topic_num_partitions;
   auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
-  auto placed = cluster::place_new_topic(st.view, name, partitions, 1, epoch);
+  auto configured = st.ctx.config.offsets_topic_replication_factor;
+  auto rf = cluster::replicas_for_offsets_topic(configured, st.view.broker_ids().size());
+  if (rf.capped) // as Kafka on a cluster still too small for it
+    log_line("broker %d: warning: %s", st.ctx.broker_id, cluster::capped_replicas_warning(configured, rf).c_str());
+  auto placed = cluster::place_new_topic(st.view, name, partitions, rf.count, epoch);
   if (!placed) {
     log_line("broker %d: placing %s: %s", st.ctx.broker_id, name.c_str(), placed.error().message().c_str());
     return;

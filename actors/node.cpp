@@ -17,6 +17,7 @@
 #include "actors/node_storage.hpp"
 #include "actors/offset_log_store.hpp"
 #include "actors/persistent_group_offsets.hpp"
+#include "actors/replicated_offsets.hpp"
 #include "actors/producer_id_source.hpp"
 #include "actors/routing_table.hpp"
 #include "cluster/embedded_coordinator.hpp"
@@ -74,7 +75,7 @@ cluster::group_config group_config_of(const config::server_config& cfg) {
 // The registry of the node's groups; each new group keeps its committed offsets in the
 // node's __consumer_offsets and registers its members in the node's coordinator session.
 std::shared_ptr<group_registry> make_group_registry(caf::actor_system& sys, const config::server_config& cfg,
-                                                    std::shared_ptr<offset_log_store> offsets,
+                                                    std::shared_ptr<offsets_store> offsets,
                                                     std::function<int64_t()> now_ms,
                                                     std::shared_ptr<cluster::coordinator> coordinator,
                                                     uint64_t member_id_seed) {
@@ -97,6 +98,21 @@ result<std::shared_ptr<offset_log_store>> open_offsets(node_storage& ns, int64_t
   if (!store)
     error_text = "__consumer_offsets in '" + ns.dirs.front()->root() + "': " + store.error().message();
   return store;
+}
+
+// Kafka's offsets.commit.timeout.ms: how long a commit waits for the in-sync replicas.
+constexpr int32_t offsets_commit_timeout_ms = 5000;
+
+// Cluster mode: the offsets of the groups of the __consumer_offsets partitions this broker
+// leads; a group's partition is the one the latest view gives it.
+std::shared_ptr<replicated_offsets> make_replicated_offsets(caf::actor_system& sys, const config::server_config& cfg,
+                                                            std::shared_ptr<cluster_view_cache> views) {
+  auto partition_of = [views](const std::string& group) {
+    auto where = cluster::locate_group_coordinator(views->snapshot()->view, group);
+    return where.topic_exists() ? where.partition : -1;
+  };
+  return std::make_shared<replicated_offsets>(sys, partition_of, offsets_commit_timeout_ms,
+                                              static_cast<size_t>(cfg.message_max_bytes));
 }
 
 // Log the states of a cluster session (lost connections, renewals after expiry); tests look
@@ -186,12 +202,22 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
         caf::anon_send_exit(worker, caf::exit_reason::user_shutdown);
     }
   } worker_guard{n.io_worker};
-  auto offsets = open_offsets(*n.storage, now_ms(), n.io_worker, error_text);
-  if (!offsets) {
-    close_node_storage(*n.storage);
-    return offsets.error();
+  // A single node owns its __consumer_offsets logs; in a cluster they are replicated
+  // partitions, opened with the others as the view assigns them.
+  std::shared_ptr<offsets_store> offsets;
+  if (cluster_mode) {
+    n.views = std::make_shared<cluster_view_cache>();
+    n.cluster_offsets = make_replicated_offsets(sys, cfg, n.views);
+    offsets = n.cluster_offsets;
+  } else {
+    auto opened = open_offsets(*n.storage, now_ms(), n.io_worker, error_text);
+    if (!opened) {
+      close_node_storage(*n.storage);
+      return opened.error();
+    }
+    n.offsets = *opened;
+    offsets = n.offsets;
   }
-  n.offsets = *offsets;
   n.routes = std::make_shared<routing_table>();
   // The session exists before the groups (they register members in it); the broker
   // registers in it below, once the listeners' ports are known.
@@ -200,7 +226,8 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   } else {
     auto coordinator = open_coordinator(cfg, error_text);
     if (!coordinator) {
-      n.offsets->close();
+      if (n.offsets)
+        n.offsets->close();
       close_node_storage(*n.storage);
       return coordinator.error();
     }
@@ -208,20 +235,20 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   }
   if (!n.coordinator) {
     error_text = "broker " + std::to_string(cfg.broker_id) + ": no coordinator session";
-    n.offsets->close();
+    if (n.offsets)
+      n.offsets->close();
     close_node_storage(*n.storage);
     return std::make_error_code(std::errc::not_connected);
   }
-  n.groups = make_group_registry(sys, cfg, n.offsets, now_ms, n.coordinator, options.member_id_seed);
+  n.groups = make_group_registry(sys, cfg, offsets, now_ms, n.coordinator, options.member_id_seed);
   if (cluster_mode) {
     // Groups are coordinated by the leader of their __consumer_offsets partition: the node
-    // actor serves a partition's groups once its view makes this broker that leader.
-    n.views = std::make_shared<cluster_view_cache>();
+    // actor serves a partition's groups once it leads it and loaded its offsets.
     n.groups->coordinate_by_partition(
       [views = n.views](const std::string& group) {
         return cluster::locate_group_coordinator(views->snapshot()->view, group);
       },
-      [offsets = n.offsets] { return offsets->groups(); });
+      [offsets] { return offsets->groups(); });
   }
   // As Kafka loads every group of __consumer_offsets: a group with offsets but no members
   // is listed (state Empty) and described before anyone joins it again. (In cluster mode
@@ -241,7 +268,8 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     if (!l) {
       for (auto& started : n.listeners)
         caf::anon_send_exit(started.actor, caf::exit_reason::user_shutdown);
-      n.offsets->close();
+      if (n.offsets)
+        n.offsets->close();
       close_node_storage(*n.storage);
       return l.error();
     }
@@ -256,14 +284,14 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
                                                registration->controller_id, n.groups,
-                                               n.views});
+                                               n.views, n.cluster_offsets});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(
     sys, retention_cleaner_config{n.routes, std::chrono::milliseconds(cfg.log_retention_check_interval_ms),
                                   now_ms});
   n.offsets_expirer = spawn_offsets_expirer(
-    sys, offsets_expirer_config{n.offsets, n.groups, std::chrono::milliseconds(cfg.offsets_retention_check_interval_ms),
+    sys, offsets_expirer_config{offsets, n.groups, std::chrono::milliseconds(cfg.offsets_retention_check_interval_ms),
                                 int64_t{cfg.offsets_retention_minutes} * 60 * 1000, now_ms});
   worker_guard.started = true;
   return n;

@@ -34,6 +34,7 @@ class routing_table;
 class cluster_view_cache;
 class group_registry;
 class offset_log_store;
+class replicated_offsets;
 
 /// What the node actor is spawned with.
 struct node_context {
@@ -50,6 +51,8 @@ struct node_context {
   /// Cluster mode only (null on a single node): the view the node actor's cluster member
   /// (actors/cluster_member.hpp) loads; topics and leadership then come from it.
   std::shared_ptr<cluster_view_cache> views;
+  /// Cluster mode only: the committed offsets of the __consumer_offsets partitions led here.
+  std::shared_ptr<replicated_offsets> offsets;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);
@@ -64,8 +67,12 @@ struct node {
   std::shared_ptr<cluster::coordinator> coordinator;
   /// The consumer groups this node coordinates, each an actor spawned on first use.
   std::shared_ptr<group_registry> groups;
-  /// Every group's committed offsets, in __consumer_offsets-0..N-1 of the first log dir.
+  /// A single node: every group's committed offsets, in __consumer_offsets-0..N-1 of the
+  /// first log dir, owned by this store (null in cluster mode).
   std::shared_ptr<offset_log_store> offsets;
+  /// Cluster mode: those of the groups coordinated here, in replicated partitions (null on
+  /// a single node).
+  std::shared_ptr<replicated_offsets> cluster_offsets;
   offsets_expirer_actor offsets_expirer;
   /// The Kafka listeners, with the ports they actually bound.
   std::vector<kafka_listener> listeners;

@@ -487,14 +487,14 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       self->delayed_send(self, checkpoint_interval(self), caf::tick_atom_v);
     },
     [=](replica_fetch_atom, replica_fetch_request& req) -> caf::result<replica_fetch_result> {
-      auto poll = spawn_replica_fetch_poll(self->system(), self->state.ctx.routes->snapshot());
+      auto poll = spawn_replica_fetch_poll(self->system(), self->state.ctx.routes->leaders());
       return self->delegate(poll, replica_fetch_atom_v, std::move(req));
     },
     [=](epoch_end_atom, const topic_partition& tp, int32_t current_epoch, int32_t epoch) -> caf::result<epoch_end_answer> {
-      auto it = self->state.partitions.find(tp);
-      if (it == self->state.partitions.end())
-        return epoch_end_answer{protocol::wire_code(self->state.ctx.routes->miss_error(tp)), -1, -1};
-      return self->delegate(it->second, epoch_end_atom_v, current_epoch, epoch);
+      auto led = self->state.ctx.routes->leaders(); // __consumer_offsets included
+      if (auto it = led->find(tp); it != led->end())
+        return self->delegate(it->second, epoch_end_atom_v, current_epoch, epoch);
+      return epoch_end_answer{protocol::wire_code(self->state.ctx.routes->miss_error(tp)), -1, -1};
     },
     [=](produce_atom, const topic_partition& tp, produce_request& req) -> caf::result<produce_result> {
       auto it = self->state.partitions.find(tp);

@@ -52,4 +52,12 @@ int32_t recorded_leader(self_ptr self, const topic_partition& tp);
 /// The cluster member published a new view: open, re-role and close replicas to match it.
 void apply_view(self_ptr self);
 
+// -- node_offsets.cpp (cluster mode) --
+
+/// This broker now leads __consumer_offsets-`p` (its replica `replica`): loads its committed
+/// offsets, then serves its groups.
+void lead_offsets_partition(self_ptr self, int32_t p, partition_actor replica);
+/// No longer the leader of __consumer_offsets-`p`: its offsets are dropped, its groups closed.
+void leave_offsets_partition(self_ptr self, int32_t p);
+
 } // namespace cafka

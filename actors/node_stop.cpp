@@ -15,6 +15,7 @@
 #include "actors/log_line.hpp"
 #include "actors/node_storage.hpp"
 #include "actors/offset_log_store.hpp"
+#include "actors/replicated_offsets.hpp"
 #include "cluster/coordinator.hpp"
 
 namespace cafka {
@@ -61,6 +62,8 @@ caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
   steps->io_worker = n.io_worker;
   if (n.groups)
     steps->groups = n.groups->close();
+  if (n.cluster_offsets) // commits in flight still get their answers
+    n.cluster_offsets->close();
   return sys.spawn([steps](caf::event_based_actor* self) -> caf::behavior {
     return {
       [=](shutdown_atom) -> caf::result<bool> {

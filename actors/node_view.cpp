@@ -2,13 +2,13 @@
 // docs/replication.md). On each new view every partition this broker holds a replica of
 // settles: its log opened on the I/O worker if needed, a partition actor given its role
 // (leader: routed to; follower: fed by a replica fetcher), closed when the broker holds no
-// replica any more, its folder removed once its topic is deleted. __consumer_offsets has no
-// partition actors: its leaders coordinate groups.
+// replica any more, its folder removed once its topic is deleted. __consumer_offsets
+// partitions are replicas like the others, but not routed to: their leaders coordinate
+// groups (node_offsets.cpp).
 #include <algorithm>
 #include <filesystem>
 
 #include "actors/errors.hpp"
-#include "actors/group_registry.hpp"
 #include "actors/io_worker.hpp"
 #include "actors/log_line.hpp"
 #include "actors/node_actor_state.hpp"
@@ -22,12 +22,32 @@ namespace cafka {
 
 bool clustered(self_ptr self) { return self->state.ctx.views != nullptr; }
 
+namespace {
+
+bool internal(const topic_partition& tp) { return tp.topic == cluster::offsets_topic_name; }
+
+} // namespace
+
 void publish_routes(self_ptr self) {
   auto& st = self->state;
-  if (clustered(self))
-    st.ctx.routes->publish(st.partitions, partitions_elsewhere(st.applied->view, st.partitions), st.replicas);
-  else
+  if (!clustered(self)) {
     st.ctx.routes->publish(st.partitions);
+    return;
+  }
+  // __consumer_offsets replicas are neither routed to (clients) nor under retention; only
+  // their followers fetch from them.
+  std::map<topic_partition, partition_actor> followers, internal_leaders, internal_followers;
+  for (auto& [tp, actor] : st.replicas) {
+    auto role = st.roles.find(tp);
+    if (!internal(tp))
+      followers.emplace(tp, actor);
+    else if (role != st.roles.end() && role->second.leader == my_id(self))
+      internal_leaders.emplace(tp, actor);
+    else
+      internal_followers.emplace(tp, actor);
+  }
+  st.ctx.routes->publish(st.partitions, partitions_elsewhere(st.applied->view, st.partitions), std::move(followers),
+                         std::move(internal_leaders), internal_followers);
 }
 
 int32_t my_id(self_ptr self) { return self->state.ctx.storage->config.broker_id; }
@@ -155,10 +175,12 @@ void settle(self_ptr self, const topic_partition& tp) {
     auto handle = spawn_partition(self->system(), log->second.log, context_for(self, tp, *role));
     st.replicas[tp] = handle;
     st.roles[tp] = *role;
-    if (role->leader == me)
+    if (role->leader == me && !internal(tp))
       st.partitions[tp] = handle;
     log_line("broker %d: %s %s-%d (leader epoch %d)", me, role->leader == me ? "leading" : "following",
              tp.topic.c_str(), tp.partition, role->leader_epoch);
+    if (role->leader == me && internal(tp))
+      lead_offsets_partition(self, tp.partition, handle);
   } else if (role && actor != st.replicas.end()) {
     auto& last = st.roles[tp];
     if (last == *role)
@@ -167,15 +189,22 @@ void settle(self_ptr self, const topic_partition& tp) {
     last = *role;
     caf::anon_send(actor->second, role_atom_v, *role);
     if (role->leader == me && !was_leader) {
-      st.partitions[tp] = actor->second;
+      if (!internal(tp))
+        st.partitions[tp] = actor->second;
       log_line("broker %d: leading %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition, role->leader_epoch);
+      if (internal(tp))
+        lead_offsets_partition(self, tp.partition, actor->second);
     } else if (role->leader != me && was_leader) {
       st.partitions.erase(tp);
       log_line("broker %d: following %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition,
                role->leader_epoch);
+      if (internal(tp))
+        leave_offsets_partition(self, tp.partition);
     }
   } else if (!role && actor != st.replicas.end()) {
     auto handle = actor->second;
+    if (internal(tp) && st.roles[tp].leader == me)
+      leave_offsets_partition(self, tp.partition);
     st.replicas.erase(actor);
     st.roles.erase(tp);
     st.partitions.erase(tp);
@@ -200,26 +229,6 @@ void publish_replicas(self_ptr self) {
     st.fetchers.update(self->system(), st.ctx.storage->config, st.applied->view, st.roles, st.replicas);
 }
 
-// This broker now leads __consumer_offsets-`partition`: it coordinates the partition's groups
-// (their offsets are in this node's store: with replication factor 1 the partition never
-// leaves the broker that holds its folder).
-void serve_groups(self_ptr self, int32_t partition) {
-  if (auto& groups = self->state.ctx.groups)
-    groups->serve_partition(partition);
-}
-
-// No longer the leader of __consumer_offsets-`partition`: its groups close (held joins and
-// syncs are answered NOT_COORDINATOR) and later requests for them get NOT_COORDINATOR.
-void release_groups(self_ptr self, int32_t partition) {
-  auto& groups = self->state.ctx.groups;
-  if (!groups)
-    return;
-  auto closing = groups->release_partition(partition);
-  for (auto& g : closing)
-    self->request(g, partition_request_timeout, caf::close_atom_v)
-      .then([](bool) {}, [](caf::error& err) { log_line("closing a group: %s", describe(err).c_str()); });
-}
-
 } // namespace
 
 // The cluster member published a new view: open and close partition actors to match it.
@@ -231,39 +240,21 @@ void apply_view(self_ptr self) {
   auto changes = cluster::leadership_changes(st.applied->view, next->view, my_id(self));
   st.applied = next;
   std::set<topic_partition> touched;
-  // __consumer_offsets is no data partition here: its leader coordinates the groups that
-  // hash to it, from the offsets store (docs/cluster.md, "Groups across nodes").
-  size_t released = 0;
-  size_t served = 0;
   for (auto& c : changes.stop)
-    if (c.topic == cluster::offsets_topic_name) {
-      release_groups(self, c.partition);
-      ++released;
-    } else {
-      touched.insert(topic_partition{c.topic, c.partition});
-    }
+    touched.insert(topic_partition{c.topic, c.partition});
   for (auto& c : changes.start)
-    if (c.topic == cluster::offsets_topic_name) {
-      serve_groups(self, c.partition);
-      ++served;
-    } else {
-      touched.insert(topic_partition{c.topic, c.partition});
-    }
-  if (released + served > 0)
-    log_line("broker %d: group coordination: %zu __consumer_offsets partition(s) gained, %zu lost", my_id(self), served,
-             released);
+    touched.insert(topic_partition{c.topic, c.partition});
   for (auto& [tp, _] : st.ctx.storage->partitions)
     if (topic_deleted(self, tp.topic))
       touched.insert(tp);
   // Every replica here may have a new role (leader, epoch, ISR, live brokers).
   auto me = my_id(self);
   for (auto& [name, topic] : st.applied->view.topics())
-    if (name != cluster::offsets_topic_name)
-      for (size_t p = 0; p < topic.assignment.partitions.size(); ++p) {
-        auto& replicas = topic.assignment.partitions[p];
-        if (std::find(replicas.begin(), replicas.end(), me) != replicas.end())
-          touched.insert(topic_partition{name, static_cast<int32_t>(p)});
-      }
+    for (size_t p = 0; p < topic.assignment.partitions.size(); ++p) {
+      auto& replicas = topic.assignment.partitions[p];
+      if (std::find(replicas.begin(), replicas.end(), me) != replicas.end())
+        touched.insert(topic_partition{name, static_cast<int32_t>(p)});
+    }
   for (auto& [tp, _] : st.replicas)
     touched.insert(tp);
   for (auto& tp : touched)

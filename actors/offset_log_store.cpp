@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "actors/log_line.hpp"
+#include "actors/offset_updates.hpp"
 #include "cluster/offset_records.hpp"
 #include "cluster/offsets_partition.hpp"
 #include "storage/log_swap.hpp"
@@ -17,19 +18,6 @@ namespace {
 
 // How much of the log one replay step reads.
 constexpr size_t replay_read_bytes = 1 << 20;
-
-cluster::offset_update to_update(const std::string& group, const group_offset& o, int64_t now_ms) {
-  cluster::committed_offset value;
-  value.offset = o.offset;
-  value.leader_epoch = o.leader_epoch;
-  value.metadata = o.metadata;
-  value.commit_timestamp_ms = now_ms;
-  return cluster::offset_update{cluster::offset_key{group, o.tp.topic, o.tp.partition}, std::move(value)};
-}
-
-group_offset to_group_offset(const std::string& topic, int32_t partition, const cluster::committed_offset& c) {
-  return group_offset{storage::topic_partition{topic, partition}, c.offset, c.leader_epoch, c.metadata};
-}
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -163,7 +151,7 @@ protocol::kafka_error offset_log_store::commit(const std::string& group, const s
   std::vector<cluster::offset_update> updates;
   updates.reserve(offsets.size());
   for (auto& o : offsets)
-    updates.push_back(to_update(group, o, now_ms));
+    updates.push_back(to_offset_update(group, o, now_ms));
   auto p = partition_for(group);
   std::vector<blocking_job> jobs;
   {
@@ -184,20 +172,10 @@ protocol::kafka_error offset_log_store::commit(const std::string& group, const s
 
 std::vector<group_offset> offset_log_store::fetch(const std::string& group, const group_offset_query& query) const {
   std::lock_guard<std::mutex> guard{mutex_};
-  std::vector<group_offset> out;
   auto it = partitions_.find(partition_for(group));
   if (it == partitions_.end())
-    return out;
-  auto& table = it->second.table;
-  if (query.all) {
-    for (auto& p : table.group_offsets(group))
-      out.push_back(to_group_offset(p.topic, p.partition, p.committed));
-    return out;
-  }
-  for (auto& tp : query.partitions)
-    if (auto* c = table.find(cluster::offset_key{group, tp.topic, tp.partition}))
-      out.push_back(to_group_offset(tp.topic, tp.partition, *c));
-  return out;
+    return {};
+  return offsets_of(it->second.table, group, query);
 }
 
 std::vector<std::string> offset_log_store::groups() const {

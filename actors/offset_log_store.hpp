@@ -1,7 +1,8 @@
 #pragma once
-// The committed offsets of every group on this node, kept in the internal topic
+// A single node's committed offsets of every group, kept in the internal topic
 // __consumer_offsets (records as cluster/offset_records.hpp) and in one offset_table per
-// partition built from it.
+// partition built from it. (In a cluster the partitions are replicated partition actors and
+// actors/replicated_offsets.hpp keeps the tables; this store is not used there.)
 //
 // Partitions: offsets.topic.num.partitions (N) logs __consumer_offsets-0..N-1 in the first
 // log dir; a group's records go to offsets_partition_for(group, N) (Kafka's partitionFor),
@@ -59,6 +60,7 @@
 #include <vector>
 
 #include "actors/group_offset_store.hpp"
+#include "actors/offsets_store.hpp"
 #include "cluster/offset_table.hpp"
 #include "protocol/result.hpp"
 #include "storage/log_config.hpp"
@@ -77,7 +79,7 @@ struct offset_store_options {
   double rewrite_superseded_fraction = 0.5;
 };
 
-class offset_log_store : public std::enable_shared_from_this<offset_log_store> {
+class offset_log_store final : public offsets_store, public std::enable_shared_from_this<offset_log_store> {
 public:
   /// Runs a blocking job (an fsync, a rewrite) off the scheduler threads; the job finishes
   /// later. Without one, fsyncs are skipped and rewrites run inline.
@@ -103,14 +105,19 @@ public:
   /// or the error that kept all of them from being stored.
   protocol::kafka_error commit(const std::string& group, const std::vector<group_offset>& offsets,
                                int64_t now_ms);
+  /// The same, answered at once (offsets_store).
+  void commit(const std::string& group, std::vector<group_offset> offsets, int64_t now_ms,
+              commit_done done) override {
+    done(commit(group, offsets, now_ms));
+  }
   /// The committed offsets of `group` among those `query` names (see group_offset_store).
-  std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const;
+  std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const override;
 
   /// The groups with committed offsets, sorted.
-  std::vector<std::string> groups() const;
+  std::vector<std::string> groups() const override;
   /// Appends and applies tombstones for the offsets that expired at `now_ms`
   /// (offset_table::expired); returns how many expired.
-  result<size_t> expire(int64_t now_ms, int64_t retention_ms, const cluster::group_expiry_probe& probe);
+  result<size_t> expire(int64_t now_ms, int64_t retention_ms, const cluster::group_expiry_probe& probe) override;
 
   /// Records in the logs and live entries, over every partition (for logs and tests).
   size_t log_records() const;

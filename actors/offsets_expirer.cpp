@@ -8,7 +8,7 @@
 #include "actors/errors.hpp"
 #include "actors/group_registry.hpp"
 #include "actors/log_line.hpp"
-#include "actors/offset_log_store.hpp"
+#include "actors/offsets_store.hpp"
 
 namespace cafka {
 

@@ -297,6 +297,13 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
                               static_cast<int32_t>(log.segment_count()),
                               log.recovery_point()};
     },
+    [=](offsets_load_atom, int64_t offset, int32_t max_bytes) -> caf::result<fetch_result> {
+      auto& log = *self->state.log;
+      auto bytes = log.read(offset, static_cast<size_t>(std::max(max_bytes, 0)));
+      if (!bytes)
+        return to_caf_error(bytes.error());
+      return fetch_result{self->state.high_watermark, log.log_start_offset(), std::move(*bytes)};
+    },
     [=](replica_fetch_atom, int32_t replica, replica_fetch_partition& req, caf::actor& watcher, uint64_t key) {
       return serve_replica_fetch(self, replica, req, std::move(watcher), key);
     },

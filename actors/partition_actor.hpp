@@ -49,6 +49,11 @@ using partition_actor = caf::typed_actor<
   caf::replies_to<list_offsets_atom, int64_t, int32_t>::with<offset_answer>,
   /// Offsets and size.
   caf::replies_to<caf::get_atom>::with<partition_status>,
+  /// Reads whole batches from an offset (at most the bytes given) up to the log end, not
+  /// only the high watermark, whatever the role: how the offsets store loads the committed
+  /// offsets of a __consumer_offsets partition this broker comes to lead (Kafka loads to the
+  /// log end). Empty at the log end.
+  caf::replies_to<offsets_load_atom, int64_t, int32_t>::with<fetch_result>,
   /// Applies time and size retention for `now` (ms since the epoch).
   caf::replies_to<retention_atom, int64_t>::with<retention_report>,
   /// Leader: a follower's fetch of one partition (replica id), up to the log end; an empty

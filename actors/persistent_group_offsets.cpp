@@ -5,7 +5,7 @@
 namespace cafka {
 
 void persistent_group_offsets::commit(std::vector<group_offset> offsets, int64_t now_ms, commit_done done) {
-  done(store_->commit(group_, offsets, wall_ms_ ? wall_ms_() : now_ms));
+  store_->commit(group_, std::move(offsets), wall_ms_ ? wall_ms_() : now_ms, std::move(done));
 }
 
 void persistent_group_offsets::fetch(const group_offset_query& query, fetch_done done) {

@@ -1,13 +1,14 @@
 #pragma once
-// One group's view of the node's offset_log_store: what a group actor is given as its
-// group_offset_store. A commit is answered once its batch is in __consumer_offsets.
+// One group's view of the node's offsets_store: what a group actor is given as its
+// group_offset_store. A commit is answered once its batch is in __consumer_offsets (in a
+// cluster: on every in-sync replica of the group's partition).
 
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "actors/group_offset_store.hpp"
-#include "actors/offset_log_store.hpp"
+#include "actors/offsets_store.hpp"
 
 namespace cafka {
 
@@ -16,7 +17,7 @@ public:
   /// `wall_ms` stamps the commits (milliseconds since the epoch): the group actor's time is
   /// its actor clock, which does not survive a restart, and expiry compares commit
   /// timestamps across restarts.
-  persistent_group_offsets(std::string group, std::shared_ptr<offset_log_store> store,
+  persistent_group_offsets(std::string group, std::shared_ptr<offsets_store> store,
                            std::function<int64_t()> wall_ms)
       : group_(std::move(group)), store_(std::move(store)), wall_ms_(std::move(wall_ms)) {}
 
@@ -25,7 +26,7 @@ public:
 
 private:
   std::string group_;
-  std::shared_ptr<offset_log_store> store_;
+  std::shared_ptr<offsets_store> store_;
   std::function<int64_t()> wall_ms_;
 };
 

@@ -45,18 +45,41 @@ public:
     return replicas_;
   }
 
+  /// Every partition led here, the internal __consumer_offsets ones included: what
+  /// followers fetch from (clients are not routed to the internal ones).
+  std::shared_ptr<const map_type> leaders() const {
+    std::lock_guard<std::mutex> guard{mutex_};
+    return leaders_;
+  }
+
+  /// Every local replica, the internal ones included (what a crash of the node kills).
+  std::shared_ptr<const map_type> all_replicas() const {
+    std::lock_guard<std::mutex> guard{mutex_};
+    return everything_;
+  }
+
   /// Publishes `routes` as the new table; `elsewhere`: partitions that exist in the
   /// cluster but are not served here (a single node has none); `followers`: the local
-  /// replicas led elsewhere.
-  void publish(map_type routes, std::set<topic_partition> elsewhere = {}, map_type followers = {}) {
+  /// replicas led elsewhere; `internal_leaders` and `internal_followers`: the replicas of
+  /// internal partitions, led here or elsewhere (neither routed to nor under retention).
+  void publish(map_type routes, std::set<topic_partition> elsewhere = {}, map_type followers = {},
+               map_type internal_leaders = {}, const map_type& internal_followers = {}) {
     followers.insert(routes.begin(), routes.end());
+    internal_leaders.insert(routes.begin(), routes.end());
+    auto every = followers;
+    every.insert(internal_leaders.begin(), internal_leaders.end());
+    every.insert(internal_followers.begin(), internal_followers.end());
+    auto everything = std::make_shared<const map_type>(std::move(every));
     auto all = std::make_shared<const map_type>(std::move(followers));
+    auto led = std::make_shared<const map_type>(std::move(internal_leaders));
     auto next = std::make_shared<const map_type>(std::move(routes));
     auto others = std::make_shared<const std::set<topic_partition>>(std::move(elsewhere));
     std::lock_guard<std::mutex> guard{mutex_};
     current_ = std::move(next);
     elsewhere_ = std::move(others);
     replicas_ = std::move(all);
+    leaders_ = std::move(led);
+    everything_ = std::move(everything);
   }
 
   /// The error for a partition that has no route here: not_leader_or_follower if the
@@ -75,6 +98,8 @@ private:
   mutable std::mutex mutex_;
   std::shared_ptr<const map_type> current_ = std::make_shared<const map_type>();
   std::shared_ptr<const map_type> replicas_ = std::make_shared<const map_type>();
+  std::shared_ptr<const map_type> leaders_ = std::make_shared<const map_type>();
+  std::shared_ptr<const map_type> everything_ = std::make_shared<const map_type>();
   std::shared_ptr<const std::set<topic_partition>> elsewhere_ = std::make_shared<const std::set<topic_partition>>();
 };
 

@@ -276,6 +276,9 @@ std::vector<key_spec> make_registry() {
   r.push_back(integer_key("offsets.topic.num.partitions", "50", {1, int_max},
                           &sc::offsets_topic_num_partitions,
                           "partitions of __consumer_offsets; do not change once it exists"));
+  r.push_back(integer_key("offsets.topic.replication.factor", "3", {1, int_max},
+                          &sc::offsets_topic_replication_factor,
+                          "replicas of __consumer_offsets (fewer when fewer brokers are live at its creation)"));
   r.push_back(integer_key("offsets.retention.check.interval.ms", "600000", {1, long_max},
                           &sc::offsets_retention_check_interval_ms,
                           "how often the offsets of empty groups are checked for expiry"));
@@ -353,7 +356,8 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.unclean_leader_election_enable, c.socket_request_max_bytes,
                     c.group_initial_rebalance_delay_ms, c.group_min_session_timeout_ms,
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
-                    c.offsets_topic_num_partitions, c.offsets_retention_check_interval_ms,
+                    c.offsets_topic_num_partitions, c.offsets_topic_replication_factor,
+                    c.offsets_retention_check_interval_ms,
                     c.caf_port);
   };
   return fields(a) == fields(b);

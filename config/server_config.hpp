@@ -96,6 +96,9 @@ struct server_config {
   int32_t offsets_retention_minutes = 10080;
   /// offsets.topic.num.partitions (>= 1): partitions of __consumer_offsets (keep it fixed).
   int32_t offsets_topic_num_partitions = 50;
+  /// offsets.topic.replication.factor (>= 1): replicas of each __consumer_offsets partition;
+  /// a cluster with fewer live brokers when the topic is created gets as many as it has.
+  int32_t offsets_topic_replication_factor = 3;
   /// offsets.retention.check.interval.ms (>= 1): how often expired offsets are removed.
   int64_t offsets_retention_check_interval_ms = 600000;
   /// caf.port (0..65535): the CAF middleman port for brokers and cafka's C++ client.

@@ -336,8 +336,8 @@ struct cluster::impl {
       if (hdl)
         caf::anon_send_exit(hdl, caf::exit_reason::kill);
     };
-    if (n.routes) // every local replica: the leaders and the followers
-      for (auto& [_, actor] : *n.routes->replicas())
+    if (n.routes) // every local replica: the leaders and the followers, __consumer_offsets too
+      for (auto& [_, actor] : *n.routes->all_replicas())
         kill(actor);
     if (n.groups)
       for (auto& g : n.groups->close())

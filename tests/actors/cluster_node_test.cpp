@@ -130,51 +130,6 @@ int16_t produce_error_v3(wire_connection& conn, const topic_partition& tp) {
 
 constexpr int16_t not_coordinator_code = 16;
 
-// What a node answers to group_coordinator_atom: the group's actor, or the error and (for
-// not_coordinator) the coordinator's id from the error's context.
-struct coordinator_reply {
-  std::optional<group_actor> actor;
-  kafka_error error = kafka_error::none;
-  int32_t named = -1;
-};
-
-coordinator_reply ask_coordinator(member_node& m, const std::string& group) {
-  caf::scoped_actor self{m.sys};
-  coordinator_reply out;
-  self->request(m.n.actor, 10s, group_coordinator_atom_v, group)
-    .receive([&](group_actor& g) { out.actor = g; },
-             [&](caf::error& e) {
-               out.error = to_kafka_error(e);
-               if (e.context().match_element<int32_t>(0))
-                 out.named = e.context().get_as<int32_t>(0);
-             });
-  return out;
-}
-
-// The broker every running node names as the group's coordinator (-1 until they agree).
-int32_t agreed_coordinator(three_nodes& c, const std::string& group) {
-  int32_t coordinator = -1;
-  for (int id = 1; id <= 3; ++id) {
-    if (!c.node(id).running)
-      continue;
-    auto r = ask_coordinator(c.node(id), group);
-    auto named = r.actor ? id : (r.error == kafka_error::not_coordinator ? r.named : -1);
-    if (named < 0 || (coordinator >= 0 && named != coordinator))
-      return -1;
-    coordinator = named;
-  }
-  return coordinator;
-}
-
-caf::expected<std::vector<group_offset>> fetch_offsets(member_node& m, group_actor g) {
-  caf::scoped_actor self{m.sys};
-  caf::expected<std::vector<group_offset>> out{caf::error{}};
-  self->request(g, 10s, fetch_offsets_atom_v, group_offset_query{true, {}})
-    .receive([&](std::vector<group_offset>& found) { out = std::move(found); },
-             [&](caf::error& e) { out = std::move(e); });
-  return out;
-}
-
 // FindCoordinator v0 over the wire: error code, node id, port.
 std::tuple<int16_t, int32_t, int32_t> find_coordinator_v0(wire_connection& conn, const std::string& group) {
   std::vector<char> body;
@@ -466,8 +421,9 @@ BOOST_AUTO_TEST_CASE(a_group_is_coordinated_by_the_leader_of_its_offsets_partiti
   // It comes back with its log dir: it coordinates the group again, with its offsets.
   c.start(coordinator - 1);
   BOOST_REQUIRE(eventually([&] { return agreed_coordinator(c, group) == coordinator; }));
-  auto back = ask_coordinator(c.node(coordinator), group);
-  BOOST_REQUIRE(back.actor);
+  // (Named as soon as it leads the partition; it serves the group once it loaded its offsets.)
+  coordinator_reply back;
+  BOOST_REQUIRE(eventually([&] { return (back = ask_coordinator(c.node(coordinator), group)).actor.has_value(); }));
   auto again = fetch_offsets(c.node(coordinator), *back.actor);
   BOOST_REQUIRE_MESSAGE(again, why(again));
   BOOST_REQUIRE_EQUAL(again->size(), 1u);

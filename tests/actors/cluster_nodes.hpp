@@ -25,6 +25,7 @@
 
 #include "actors/cluster_view_cache.hpp"
 #include "actors/errors.hpp"
+#include "actors/group_actor.hpp"
 #include "actors/node.hpp"
 #include "actors/system_config.hpp"
 #include "cluster/embedded_coordinator.hpp"
@@ -86,6 +87,10 @@ struct member_node {
     sc.listeners = {config::listener{"PLAINTEXT", "127.0.0.1", port}};
     sc.caf_port = network ? free_port() : static_cast<uint16_t>(19190 + id);
     sc.num_partitions = 3;
+    // Without CAF's network layer no follower fetches: __consumer_offsets keeps one replica
+    // (an acks=all commit would wait for followers that never come).
+    if (!network)
+      sc.offsets_topic_replication_factor = 1;
     node_options opts;
     opts.open_session = [store] { return std::make_shared<cluster::embedded_coordinator>(store); };
     std::string error_text;
@@ -219,5 +224,52 @@ struct three_nodes {
   int32_t controller() { return node(1).running ? node(1).metadata({}, true)->controller_id
                                                 : node(2).metadata({}, true)->controller_id; }
 };
+
+// -- groups across nodes --
+
+// What a node answers to group_coordinator_atom: the group's actor, or the error and (for
+// not_coordinator) the coordinator's id from the error's context.
+struct coordinator_reply {
+  std::optional<group_actor> actor;
+  kafka_error error = kafka_error::none;
+  int32_t named = -1;
+};
+
+inline coordinator_reply ask_coordinator(member_node& m, const std::string& group) {
+  caf::scoped_actor self{m.sys};
+  coordinator_reply out;
+  self->request(m.n.actor, 10s, group_coordinator_atom_v, group)
+    .receive([&](group_actor& g) { out.actor = g; },
+             [&](caf::error& e) {
+               out.error = to_kafka_error(e);
+               if (e.context().match_element<int32_t>(0))
+                 out.named = e.context().get_as<int32_t>(0);
+             });
+  return out;
+}
+
+// The broker every running node names as the group's coordinator (-1 until they agree).
+inline int32_t agreed_coordinator(three_nodes& c, const std::string& group) {
+  int32_t coordinator = -1;
+  for (int id = 1; id <= 3; ++id) {
+    if (!c.node(id).running)
+      continue;
+    auto r = ask_coordinator(c.node(id), group);
+    auto named = r.actor ? id : (r.error == kafka_error::not_coordinator ? r.named : -1);
+    if (named < 0 || (coordinator >= 0 && named != coordinator))
+      return -1;
+    coordinator = named;
+  }
+  return coordinator;
+}
+
+inline caf::expected<std::vector<group_offset>> fetch_offsets(member_node& m, group_actor g) {
+  caf::scoped_actor self{m.sys};
+  caf::expected<std::vector<group_offset>> out{caf::error{}};
+  self->request(g, 10s, fetch_offsets_atom_v, group_offset_query{true, {}})
+    .receive([&](std::vector<group_offset>& found) { out = std::move(found); },
+             [&](caf::error& e) { out = std::move(e); });
+  return out;
+}
 
 } // namespace cafka::cluster_test

@@ -76,6 +76,7 @@ BOOST_AUTO_TEST_CASE(every_default) {
   BOOST_TEST(c.group_max_session_timeout_ms == 1800000);
   BOOST_TEST(c.offsets_retention_minutes == 10080);
   BOOST_TEST(c.offsets_topic_num_partitions == 50);
+  BOOST_TEST(c.offsets_topic_replication_factor == 3);
   BOOST_TEST(c.offsets_retention_check_interval_ms == 600000);
   BOOST_TEST(c.caf_port == 9192);
 }
@@ -109,11 +110,11 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "log.index.interval.bytes", "log.index.size.max.bytes", "message.max.bytes",
                     "auto.create.topics.enable", "replica.lag.time.max.ms",
                     "socket.request.max.bytes", "group.initial.rebalance.delay.ms",
-                    "offsets.retention.minutes", "offsets.topic.num.partitions",
+                    "offsets.retention.minutes", "offsets.topic.num.partitions", "offsets.topic.replication.factor",
                     "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port",
                     "group.min.session.timeout.ms", "group.max.session.timeout.ms"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 40u);
+  BOOST_TEST(names.size() == 41u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -150,6 +151,7 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
                      "group.max.session.timeout.ms=60000\n"
                      "offsets.retention.minutes=1\n"
                      "offsets.topic.num.partitions=1\n"
+                     "offsets.topic.replication.factor=2\n"
                      "offsets.retention.check.interval.ms=1\n"
                      "caf.port=65535\n");
   BOOST_TEST(c.broker_id == 5);
@@ -183,6 +185,7 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
   BOOST_TEST(c.group_max_session_timeout_ms == 60000);
   BOOST_TEST(c.offsets_retention_minutes == 1);
   BOOST_TEST(c.offsets_topic_num_partitions == 1);
+  BOOST_TEST(c.offsets_topic_replication_factor == 2);
   BOOST_TEST(c.offsets_retention_check_interval_ms == 1);
   BOOST_TEST(c.caf_port == 65535);
 }
@@ -288,6 +291,8 @@ BOOST_AUTO_TEST_CASE(error_messages) {
   BOOST_TEST(build_error("broker.rack=a\"b\n").message
              == "broker.rack: invalid value 'a\"b': expected printable ASCII without quotes or backslashes "
                 "(empty = none) (line 1)");
+  BOOST_TEST(build_error("offsets.topic.replication.factor=0\n").message
+             == "offsets.topic.replication.factor: invalid value '0': expected an integer >= 1 (line 1)");
   BOOST_TEST(build_error("log.retention.ms=0\n").message
              == "log.retention.ms: invalid value '0': expected -1 (unlimited) or an integer >= 1 "
                 "(line 1)");
@@ -372,6 +377,8 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"offsets.retention.minutes", "0"},
     {"offsets.topic.num.partitions", "0"},
     {"offsets.topic.num.partitions", "2147483648"},
+    {"offsets.topic.replication.factor", "0"},
+    {"offsets.topic.replication.factor", "-1"},
     {"offsets.retention.check.interval.ms", "0"},
     {"caf.port", "-1"},
     {"caf.port", "65536"},

@@ -96,7 +96,8 @@ bool poll_until(const std::function<bool()>& done, std::chrono::milliseconds lim
   return true;
 }
 
-cluster_fixture::cluster_fixture(int brokers, int session_timeout_ms) : session_timeout_ms_(session_timeout_ms) {
+cluster_fixture::cluster_fixture(int brokers, int session_timeout_ms, std::vector<std::string> extra)
+  : session_timeout_ms_(session_timeout_ms), extra_(std::move(extra)) {
   for (int32_t id = 1; id <= brokers; ++id)
     start(id);
 }
@@ -118,6 +119,7 @@ server_process& cluster_fixture::start(int32_t id, bool same_ports) {
   }
   std::vector<std::string> overrides{"broker.id=" + std::to_string(id), "zookeeper.connect=" + connect(),
                                      "zookeeper.session.timeout.ms=" + std::to_string(session_timeout_ms_)};
+  overrides.insert(overrides.end(), extra_.begin(), extra_.end());
   if (auto known = ports_.find(id); same_ports && known != ports_.end()) {
     overrides.push_back("listeners=PLAINTEXT://127.0.0.1:" + std::to_string(known->second.first));
     overrides.push_back("caf.port=" + std::to_string(known->second.second));

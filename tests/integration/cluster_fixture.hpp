@@ -53,8 +53,9 @@ bool poll_until(const std::function<bool()>& done, std::chrono::milliseconds lim
 
 class cluster_fixture {
 public:
-  /// ZooKeeper and brokers 1..`brokers` with zookeeper.session.timeout.ms = `session_timeout_ms`.
-  explicit cluster_fixture(int brokers = 3, int session_timeout_ms = 6000);
+  /// ZooKeeper and brokers 1..`brokers` with zookeeper.session.timeout.ms = `session_timeout_ms`
+  /// and the `extra` overrides ("key=value") at every start.
+  explicit cluster_fixture(int brokers = 3, int session_timeout_ms = 6000, std::vector<std::string> extra = {});
   ~cluster_fixture();
   cluster_fixture(const cluster_fixture&) = delete;
   cluster_fixture& operator=(const cluster_fixture&) = delete;
@@ -100,6 +101,7 @@ private:
   scratch_dir dir_;
   zookeeper_server zk_;
   int session_timeout_ms_;
+  std::vector<std::string> extra_;
   std::map<int32_t, std::unique_ptr<server_process>> brokers_;
   std::map<int32_t, std::string> earlier_; ///< output of broker processes that were replaced
   std::map<int32_t, std::pair<uint16_t, uint16_t>> ports_; ///< the last (Kafka, caf) ports of each broker

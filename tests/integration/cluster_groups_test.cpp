@@ -1,7 +1,8 @@
 // Groups across nodes with real processes: a ZooKeeper server (tests/support/) and three
 // cafka-server brokers. kcat -G consumes a topic (committing as it leaves the group); the
 // group's coordinator (FindCoordinator: the leader of the group's __consumer_offsets
-// partition) is killed with SIGKILL, its session expires (FindCoordinator then answers
+// partition, of which there is one replica here: offsets.topic.replication.factor=1) is
+// killed with SIGKILL, its session expires (FindCoordinator then answers
 // COORDINATOR_NOT_AVAILABLE), it is restarted with the same broker.id and log dir, and
 // kcat -G resumes from the committed offsets: only the new lines come.
 //
@@ -92,7 +93,10 @@ struct three_brokers {
       dirs[i].path, std::vector<std::string>{"zookeeper.connect=" + zk.hosts() + "/cafka",
                                              "broker.id=" + std::to_string(i + 1),
                                              "zookeeper.session.timeout.ms=6000", "num.partitions=3",
-                                             "offsets.topic.num.partitions=6"});
+                                             "offsets.topic.num.partitions=6",
+                                             // one replica: the group waits for its broker
+                                             // (offsets_failover_test has three)
+                                             "offsets.topic.replication.factor=1"});
   }
 
   cafka::test::server_process& broker(int32_t id) { return *servers[id - 1]; }

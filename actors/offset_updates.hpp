@@ -1,0 +1,41 @@
+#pragma once
+// Between a group's commit (group_offset) and the records of __consumer_offsets
+// (cluster::offset_update): shared by both offsets stores.
+
+#include <string>
+#include <utility>
+
+#include "actors/group_offset_store.hpp"
+#include "cluster/offset_table.hpp"
+
+namespace cafka {
+
+inline cluster::offset_update to_offset_update(const std::string& group, const group_offset& o, int64_t now_ms) {
+  cluster::committed_offset value;
+  value.offset = o.offset;
+  value.leader_epoch = o.leader_epoch;
+  value.metadata = o.metadata;
+  value.commit_timestamp_ms = now_ms;
+  return cluster::offset_update{cluster::offset_key{group, o.tp.topic, o.tp.partition}, std::move(value)};
+}
+
+inline group_offset to_group_offset(const std::string& topic, int32_t partition, const cluster::committed_offset& c) {
+  return group_offset{storage::topic_partition{topic, partition}, c.offset, c.leader_epoch, c.metadata};
+}
+
+/// The committed offsets of `group` in `table` among those `query` names.
+inline std::vector<group_offset> offsets_of(const cluster::offset_table& table, const std::string& group,
+                                            const group_offset_query& query) {
+  std::vector<group_offset> out;
+  if (query.all) {
+    for (auto& p : table.group_offsets(group))
+      out.push_back(to_group_offset(p.topic, p.partition, p.committed));
+    return out;
+  }
+  for (auto& tp : query.partitions)
+    if (auto* c = table.find(cluster::offset_key{group, tp.topic, tp.partition}))
+      out.push_back(to_group_offset(tp.topic, tp.partition, *c));
+  return out;
+}
+
+} // namespace cafka

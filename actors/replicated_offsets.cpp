@@ -1,0 +1,211 @@
+#include "actors/replicated_offsets.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include <caf/all.hpp>
+
+#include "actors/errors.hpp"
+#include "actors/log_line.hpp"
+#include "actors/offset_updates.hpp"
+#include "cluster/offset_records.hpp"
+#include "cluster/offsets_replication.hpp"
+
+namespace cafka {
+
+namespace {
+
+// The partition actor's answer comes within the commit timeout (acks=all waits end then
+// with REQUEST_TIMED_OUT); this much more is for the message to arrive.
+constexpr auto answer_grace = std::chrono::seconds(5);
+
+// What the append's failure means for a commit: a local replica that is gone stopped
+// leading it (the node closed it); the rest as Kafka maps produce errors.
+protocol::kafka_error commit_error_of(const caf::error& err) {
+  if (err == caf::sec::request_receiver_down)
+    return cluster::offset_commit_error(protocol::kafka_error::not_leader_or_follower);
+  return cluster::offset_commit_error(to_kafka_error(err));
+}
+
+} // namespace
+
+uint64_t replicated_offsets::begin_load(int32_t p) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto& ps = partitions_[p];
+  ps.table = cluster::offset_table{};
+  ps.leader.reset();
+  ps.generation = ++next_generation_;
+  return ps.generation;
+}
+
+result<int64_t> replicated_offsets::load(int32_t p, uint64_t generation, const std::vector<char>& batches) {
+  auto decoded = cluster::decode_offset_batches(protocol::bytes_view{batches.data(), batches.size()});
+  if (!decoded)
+    return decoded.error();
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto& ps = partitions_[p];
+  if (ps.generation == generation)
+    ps.table.apply(decoded->updates);
+  return decoded->next_offset;
+}
+
+bool replicated_offsets::finish_load(int32_t p, uint64_t generation, partition_actor leader) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto& ps = partitions_[p];
+  if (closed_ || ps.generation != generation)
+    return false;
+  ps.leader = std::move(leader);
+  return true;
+}
+
+void replicated_offsets::drop(int32_t p) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto it = partitions_.find(p);
+  if (it == partitions_.end())
+    return;
+  it->second.table = cluster::offset_table{};
+  it->second.leader.reset();
+  it->second.generation = ++next_generation_;
+}
+
+bool replicated_offsets::serves(int32_t p) const {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto it = partitions_.find(p);
+  return it != partitions_.end() && it->second.leader.has_value();
+}
+
+void replicated_offsets::close() {
+  std::lock_guard<std::mutex> guard{mutex_};
+  closed_ = true;
+  for (auto& [_, ps] : partitions_)
+    ps.leader.reset();
+}
+
+void replicated_offsets::commit(const std::string& group, std::vector<group_offset> offsets, int64_t now_ms,
+                                commit_done done) {
+  auto p = partition_of_ ? partition_of_(group) : -1;
+  if (p < 0) {
+    done(protocol::kafka_error::coordinator_not_available);
+    return;
+  }
+  std::vector<cluster::offset_update> updates;
+  updates.reserve(offsets.size());
+  for (auto& o : offsets)
+    updates.push_back(to_offset_update(group, o, now_ms));
+  std::optional<partition_actor> leader;
+  uint64_t generation = 0;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    auto it = partitions_.find(p);
+    if (!closed_ && it != partitions_.end() && it->second.leader) {
+      leader = it->second.leader;
+      generation = it->second.generation;
+    }
+  }
+  if (!leader) { // lost (or not yet loaded) since the group actor was asked
+    done(protocol::kafka_error::not_coordinator);
+    return;
+  }
+  append(p, generation, *leader, std::move(updates), now_ms, std::move(done));
+}
+
+void replicated_offsets::append(int32_t p, uint64_t generation, partition_actor leader,
+                                std::vector<cluster::offset_update> updates, int64_t now_ms, commit_done done) {
+  auto batches = cluster::encode_offset_batches(updates, now_ms, max_batch_bytes_);
+  if (batches.empty()) {
+    done(protocol::kafka_error::none);
+    return;
+  }
+  produce_request req{-1, std::move(batches), commit_timeout_ms_};
+  auto wait = std::chrono::milliseconds(commit_timeout_ms_) + answer_grace;
+  std::weak_ptr<replicated_offsets> weak = weak_from_this();
+  auto shared_updates = std::make_shared<std::vector<cluster::offset_update>>(std::move(updates));
+  // A function-based actor ends once its only request is answered.
+  sys_.spawn([=](caf::event_based_actor* self) mutable {
+    self->request(leader, wait, produce_atom_v, std::move(req))
+      .then(
+        [=](produce_result&) {
+          // On the in-sync replicas: stored, also if leadership moved meanwhile (the next
+          // leader loads it from its replica).
+          if (auto store = weak.lock())
+            store->appended(p, generation, *shared_updates);
+          done(protocol::kafka_error::none);
+        },
+        [=](caf::error& err) {
+          log_line("__consumer_offsets-%d: commit not stored: %s", p, describe(err).c_str());
+          done(commit_error_of(err));
+        });
+  });
+}
+
+void replicated_offsets::appended(int32_t p, uint64_t generation, const std::vector<cluster::offset_update>& updates) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto it = partitions_.find(p);
+  if (it != partitions_.end() && it->second.generation == generation)
+    it->second.table.apply(updates);
+}
+
+std::vector<group_offset> replicated_offsets::fetch(const std::string& group, const group_offset_query& query) const {
+  auto p = partition_of_ ? partition_of_(group) : -1;
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto it = partitions_.find(p);
+  if (it == partitions_.end() || !it->second.leader)
+    return {};
+  return offsets_of(it->second.table, group, query);
+}
+
+std::vector<std::string> replicated_offsets::groups() const {
+  std::lock_guard<std::mutex> guard{mutex_};
+  std::vector<std::string> out;
+  for (auto& [_, ps] : partitions_)
+    for (auto& g : ps.table.groups())
+      out.push_back(g);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+result<size_t> replicated_offsets::expire(int64_t now_ms, int64_t retention_ms,
+                                          const cluster::group_expiry_probe& probe) {
+  struct expiry {
+    int32_t p;
+    uint64_t generation;
+    partition_actor leader;
+    std::vector<cluster::offset_update> tombstones;
+  };
+  std::vector<expiry> due;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    if (closed_)
+      return size_t{0};
+    for (auto& [p, ps] : partitions_) {
+      if (!ps.leader)
+        continue;
+      auto tombstones = ps.table.expired(now_ms, retention_ms, probe);
+      if (!tombstones.empty())
+        due.push_back({p, ps.generation, *ps.leader, std::move(tombstones)});
+    }
+  }
+  size_t sent = 0;
+  for (auto& e : due) {
+    sent += e.tombstones.size();
+    auto p = e.p;
+    append(e.p, e.generation, e.leader, std::move(e.tombstones), now_ms, [p](protocol::kafka_error err) {
+      if (err != protocol::kafka_error::none)
+        log_line("__consumer_offsets-%d: expiry not stored (%s); the next pass tries again", p,
+                 protocol::to_string(err));
+    });
+  }
+  return sent;
+}
+
+size_t replicated_offsets::size() const {
+  std::lock_guard<std::mutex> guard{mutex_};
+  size_t n = 0;
+  for (auto& [_, ps] : partitions_)
+    n += ps.table.size();
+  return n;
+}
+
+} // namespace cafka
