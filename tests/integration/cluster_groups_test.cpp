@@ -26,8 +26,6 @@
 #include <utility>
 #include <vector>
 
-#include "protocol/byte_reader.hpp"
-#include "protocol/byte_writer.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/kafka_socket.hpp"
 #include "tests/integration/server_process.hpp"
@@ -44,26 +42,6 @@ constexpr int16_t coordinator_not_available = 15;
 
 std::string show(const run_result& r) {
   return "exit " + std::to_string(r.code) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
-}
-
-// FindCoordinator v0 for `group` at the broker on `port`: (error code, node id), or nullopt
-// when the broker did not answer.
-std::optional<std::pair<int16_t, int32_t>> find_coordinator(uint16_t port, const std::string& group) {
-  std::vector<char> body;
-  cafka::protocol::byte_writer w{body};
-  w.write_string(group);
-  cafka::test::kafka_socket socket{port};
-  socket.send_frame(cafka::test::request_frame(10, 0, 1, body));
-  auto frame = socket.receive_frame();
-  if (!frame)
-    return std::nullopt;
-  cafka::protocol::byte_reader r{{frame->data(), frame->size()}};
-  r.read_i32(); // correlation id
-  auto error = r.read_i16();
-  auto id = r.read_i32();
-  if (!r.ok())
-    return std::nullopt;
-  return std::make_pair(error, id);
 }
 
 // Polls `ready` up to ~90 s; true once it holds.
@@ -147,14 +125,14 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_its_commits_after_the_coordinator_broker_
   // Every broker names the same coordinator.
   int32_t coordinator = -1;
   BOOST_REQUIRE(eventually([&] {
-    auto found = find_coordinator(c.broker(1).kafka_port(), group);
+    auto found = cafka::test::find_coordinator(c.broker(1).kafka_port(), group);
     if (!found || found->first != 0)
       return false;
     coordinator = found->second;
     return true;
   }));
   for (int id = 1; id <= 3; ++id) {
-    auto found = find_coordinator(c.broker(id).kafka_port(), group);
+    auto found = cafka::test::find_coordinator(c.broker(id).kafka_port(), group);
     BOOST_REQUIRE(found);
     BOOST_TEST(found->first == 0);
     BOOST_TEST(found->second == coordinator);
@@ -164,13 +142,13 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_its_commits_after_the_coordinator_broker_
   auto other = coordinator == 1 ? 2 : 1;
   c.broker(coordinator).kill_hard();
   BOOST_REQUIRE(eventually([&] {
-    auto found = find_coordinator(c.broker(other).kafka_port(), group);
+    auto found = cafka::test::find_coordinator(c.broker(other).kafka_port(), group);
     return found && found->first == coordinator_not_available;
   }));
   // Restarted with its log dir: it coordinates the group again, from the same offsets.
   c.start(coordinator - 1);
   BOOST_REQUIRE(eventually([&] {
-    auto found = find_coordinator(c.broker(other).kafka_port(), group);
+    auto found = cafka::test::find_coordinator(c.broker(other).kafka_port(), group);
     return found && found->first == 0 && found->second == coordinator;
   }));
   produce(100, 120);
@@ -196,7 +174,7 @@ BOOST_AUTO_TEST_CASE(the_groups_tool_describes_a_group_through_a_broker_that_doe
 
   int32_t coordinator = -1;
   BOOST_REQUIRE(eventually([&] {
-    auto found = find_coordinator(c.broker(1).kafka_port(), group);
+    auto found = cafka::test::find_coordinator(c.broker(1).kafka_port(), group);
     if (!found || found->first != 0)
       return false;
     coordinator = found->second;

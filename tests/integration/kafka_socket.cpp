@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 
+#include "protocol/byte_reader.hpp"
 #include "protocol/byte_writer.hpp"
 #include "protocol/endian.hpp"
 
@@ -93,6 +94,24 @@ std::vector<char> request_frame(int16_t api_key, int16_t version, int32_t correl
   w.write_string("cafka-test");
   w.write_raw({body.data(), body.size()});
   return out;
+}
+
+std::optional<std::pair<int16_t, int32_t>> find_coordinator(uint16_t port, const std::string& group) {
+  std::vector<char> body;
+  protocol::byte_writer w{body};
+  w.write_string(group);
+  kafka_socket socket{port};
+  socket.send_frame(request_frame(10, 0, 1, body));
+  auto frame = socket.receive_frame();
+  if (!frame)
+    return std::nullopt;
+  protocol::byte_reader r{{frame->data(), frame->size()}};
+  r.read_i32(); // correlation id
+  auto error = r.read_i16();
+  auto id = r.read_i32();
+  if (!r.ok())
+    return std::nullopt;
+  return std::make_pair(error, id);
 }
 
 } // namespace cafka::test

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cafka::test {
@@ -36,5 +37,9 @@ private:
 /// A request frame body: header v1 (api_key, version, correlation id, client id) + body.
 std::vector<char> request_frame(int16_t api_key, int16_t version, int32_t correlation_id,
                                 const std::vector<char>& body = {});
+
+/// FindCoordinator v0 for `group` at the broker on `port`: (error code, node id), or nullopt
+/// when the broker did not answer.
+std::optional<std::pair<int16_t, int32_t>> find_coordinator(uint16_t port, const std::string& group);
 
 } // namespace cafka::test

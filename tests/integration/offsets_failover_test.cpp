@@ -14,8 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "protocol/byte_reader.hpp"
-#include "protocol/byte_writer.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/cluster_fixture.hpp"
 #include "tests/integration/kafka_socket.hpp"
@@ -33,29 +31,9 @@ std::string show(const run_result& r) {
   return "exit " + std::to_string(r.code) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
 }
 
-// FindCoordinator v0 for `group` at the broker on `port`: (error code, node id), or nullopt
-// when the broker did not answer.
-std::optional<std::pair<int16_t, int32_t>> find_coordinator(uint16_t port, const std::string& group) {
-  std::vector<char> body;
-  cafka::protocol::byte_writer w{body};
-  w.write_string(group);
-  cafka::test::kafka_socket socket{port};
-  socket.send_frame(cafka::test::request_frame(10, 0, 1, body));
-  auto frame = socket.receive_frame();
-  if (!frame)
-    return std::nullopt;
-  cafka::protocol::byte_reader r{{frame->data(), frame->size()}};
-  r.read_i32(); // correlation id
-  auto error = r.read_i16();
-  auto id = r.read_i32();
-  if (!r.ok())
-    return std::nullopt;
-  return std::make_pair(error, id);
-}
-
 // The coordinator broker `via` names for `group` (-1 while it names none).
 int32_t coordinator_of(cafka::test::cluster_fixture& c, int32_t via, const std::string& group) {
-  auto found = find_coordinator(c.broker(via).kafka_port(), group);
+  auto found = cafka::test::find_coordinator(c.broker(via).kafka_port(), group);
   return found && found->first == 0 ? found->second : -1;
 }
 
