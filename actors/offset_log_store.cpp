@@ -180,13 +180,7 @@ std::vector<group_offset> offset_log_store::fetch(const std::string& group, cons
 
 std::vector<std::string> offset_log_store::groups() const {
   std::lock_guard<std::mutex> guard{mutex_};
-  std::vector<std::string> out;
-  for (auto& [_, ps] : partitions_)
-    for (auto& g : ps.table.groups())
-      out.push_back(g);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  return groups_in(partitions_);
 }
 
 result<size_t> offset_log_store::expire(int64_t now_ms, int64_t retention_ms,
@@ -225,10 +219,7 @@ size_t offset_log_store::log_records() const {
 
 size_t offset_log_store::size() const {
   std::lock_guard<std::mutex> guard{mutex_};
-  size_t n = 0;
-  for (auto& [_, ps] : partitions_)
-    n += ps.table.size();
-  return n;
+  return offsets_in(partitions_);
 }
 
 size_t offset_log_store::rewrites() const {

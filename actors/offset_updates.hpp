@@ -2,8 +2,10 @@
 // Between a group's commit (group_offset) and the records of __consumer_offsets
 // (cluster::offset_update): shared by both offsets stores.
 
+#include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "actors/group_offset_store.hpp"
 #include "cluster/offset_table.hpp"
@@ -36,6 +38,28 @@ inline std::vector<group_offset> offsets_of(const cluster::offset_table& table, 
     if (auto* c = table.find(cluster::offset_key{group, tp.topic, tp.partition}))
       out.push_back(to_group_offset(tp.topic, tp.partition, *c));
   return out;
+}
+
+/// The groups with committed offsets in any table of `partitions` (a map whose values have a
+/// `table`), sorted, each once.
+template <class PartitionMap>
+std::vector<std::string> groups_in(const PartitionMap& partitions) {
+  std::vector<std::string> out;
+  for (auto& [_, ps] : partitions)
+    for (auto& g : ps.table.groups())
+      out.push_back(g);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+/// The committed offsets held in all tables of `partitions`.
+template <class PartitionMap>
+size_t offsets_in(const PartitionMap& partitions) {
+  size_t n = 0;
+  for (auto& [_, ps] : partitions)
+    n += ps.table.size();
+  return n;
 }
 
 } // namespace cafka

@@ -157,13 +157,7 @@ std::vector<group_offset> replicated_offsets::fetch(const std::string& group, co
 
 std::vector<std::string> replicated_offsets::groups() const {
   std::lock_guard<std::mutex> guard{mutex_};
-  std::vector<std::string> out;
-  for (auto& [_, ps] : partitions_)
-    for (auto& g : ps.table.groups())
-      out.push_back(g);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  return groups_in(partitions_);
 }
 
 result<size_t> replicated_offsets::expire(int64_t now_ms, int64_t retention_ms,
@@ -202,10 +196,7 @@ result<size_t> replicated_offsets::expire(int64_t now_ms, int64_t retention_ms,
 
 size_t replicated_offsets::size() const {
   std::lock_guard<std::mutex> guard{mutex_};
-  size_t n = 0;
-  for (auto& [_, ps] : partitions_)
-    n += ps.table.size();
-  return n;
+  return offsets_in(partitions_);
 }
 
 } // namespace cafka
