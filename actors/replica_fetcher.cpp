@@ -79,10 +79,13 @@ void retry_later(self_ptr self, caf::timespan delay) {
 
 void retry_later(self_ptr self) { retry_later(self, backoff(self)); }
 
-// Makes `f` wait before its next attempt after an error (see first_partition_retry).
+// Makes `f` wait before its next attempt after an error (see first_partition_retry), and
+// makes sure a tick comes then.
 void back_off_partition(self_ptr self, followed& f) {
   cluster::backoff_policy policy{std::min(first_partition_retry, backoff(self)), backoff(self)};
-  f.not_before = self->clock().now() + cluster::backoff_delay(policy, f.errors++);
+  auto delay = cluster::backoff_delay(policy, f.errors++);
+  f.not_before = self->clock().now() + delay;
+  retry_later(self, delay);
 }
 
 // Forgets the leader's proxy and connects again after the back-off. `connection_lost`: its
@@ -154,7 +157,6 @@ void wait_partition(self_ptr self, const topic_partition& tp) {
     return;
   it->second.busy = false;
   back_off_partition(self, it->second);
-  retry_later(self, it->second.not_before - self->clock().now());
 }
 
 // The entry for `tp` if it still follows at `epoch` (a follow message may have replaced it).
@@ -278,7 +280,6 @@ void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch
     done();
   } else {
     back_off_partition(self, *f);
-    retry_later(self, f->not_before - self->clock().now());
     done();
   }
 }
