@@ -11,6 +11,21 @@
 #include <caf/meta/type_name.hpp>
 
 #include "actors/messages.hpp"
+#include "cluster/pushed_states.hpp"
+
+namespace cafka::cluster {
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, partition_state& x) {
+  return f(caf::meta::type_name("partition_state"), x.leader, x.leader_epoch, x.controller_epoch, x.isr);
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, pushed_state& x) {
+  return f(caf::meta::type_name("pushed_state"), x.topic, x.partition, x.state, x.version);
+}
+
+} // namespace cafka::cluster
 
 namespace cafka {
 
@@ -136,29 +151,12 @@ typename Inspector::result_type inspect(Inspector& f, truncation_done& x) {
   return f(caf::meta::type_name("truncation_done"), x.log_end_offset, x.ask_again, x.next_epoch);
 }
 
-/// One partition state the controller wrote, at znode version `version`.
-struct pushed_partition_state {
-  std::string topic;
-  int32_t partition = 0;
-  int32_t leader = -1;
-  int32_t leader_epoch = 0;
-  int32_t controller_epoch = 0;
-  std::vector<int32_t> isr;
-  int32_t version = -1;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, pushed_partition_state& x) {
-  return f(caf::meta::type_name("pushed_partition_state"), x.topic, x.partition, x.leader, x.leader_epoch,
-           x.controller_epoch, x.isr, x.version);
-}
-
 /// The controller tells every live broker the partition states it just wrote (Kafka's
 /// LeaderAndIsr; cluster/pushed_states.hpp), so that they act before their watches fire.
 struct leader_and_isr {
   int32_t controller_id = -1;
   int32_t controller_epoch = 0;
-  std::vector<pushed_partition_state> states;
+  std::vector<cluster::pushed_state> states;
 };
 
 template <class Inspector>

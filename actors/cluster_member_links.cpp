@@ -1,0 +1,83 @@
+// Node actors of the other brokers, for the cluster member (actors/cluster_member.hpp):
+// connections over CAF's middleman, cached, with a back-off after failed attempts.
+#include <set>
+
+#include <caf/io/middleman.hpp>
+
+#include "actors/cluster_member_state.hpp"
+#include "actors/errors.hpp"
+#include "actors/log_line.hpp"
+
+namespace cafka::member {
+
+namespace {
+
+// One connection attempt to another broker's caf.port.
+constexpr auto connect_timeout = std::chrono::seconds(5);
+// Failed connections to one broker: no new attempt for 100 ms, doubling up to 5 s, until one
+// succeeds (cluster/backoff.hpp); meanwhile requests for that broker are handled here.
+constexpr cluster::backoff_policy reconnect_policy{std::chrono::milliseconds(100), std::chrono::seconds(5)};
+
+} // namespace
+
+void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, std::function<void()> fail) {
+  auto& st = self->state;
+  if (auto it = st.links.find(id); it != st.links.end()) {
+    use(it->second);
+    return;
+  }
+  auto* reg = st.view.broker(id);
+  if (reg == nullptr || reg->caf_port == 0 || !self->system().has_middleman()) {
+    fail();
+    return;
+  }
+  auto backoff = st.link_backoff.try_emplace(id, reconnect_policy).first;
+  if (!backoff->second.may_try(self->clock().now())) {
+    fail(); // failed recently: no new attempt before its back-off has passed
+    return;
+  }
+  auto failed = [=](const std::string& why) {
+    auto& backoff = self->state.link_backoff.try_emplace(id, reconnect_policy).first->second;
+    auto now = self->clock().now();
+    backoff.failed(now);
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(backoff.not_before() - now);
+    log_line("broker %d: cannot connect to broker %d (%s); no new attempt for %lld ms", self->state.ctx.broker_id, id,
+             why.c_str(), static_cast<long long>(wait.count()));
+    fail();
+  };
+  auto mm = self->system().middleman().actor_handle();
+  self->request(mm, connect_timeout, caf::connect_atom_v, reg->host, reg->caf_port)
+    .then(
+      [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
+        auto& st = self->state;
+        if (!ptr || !self->system().assignable<node_actor>(ifs)) {
+          failed("no cafka node at its caf.port");
+          return;
+        }
+        if (auto lost = st.lost_links.find(id);
+            lost != st.lost_links.end() && lost->second == caf::actor_cast<caf::actor_addr>(ptr)) {
+          failed("the middleman's cached proxy of the lost connection");
+          return;
+        }
+        auto node = caf::actor_cast<node_actor>(std::move(ptr));
+        self->monitor(node); // a lost connection drops the cached proxy
+        st.links[id] = node;
+        st.link_backoff.erase(id);
+        use(node);
+      },
+      [=](caf::error& err) { failed(describe(err)); });
+}
+
+void forget_link(self_ptr self, const caf::down_msg& dm) {
+  auto& st = self->state;
+  for (auto it = st.links.begin(); it != st.links.end();) {
+    if (it->second.address() == dm.source) {
+      st.lost_links[it->first] = dm.source;
+      it = st.links.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+} // namespace cafka::member

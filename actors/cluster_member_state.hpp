@@ -1,0 +1,116 @@
+#pragma once
+// The cluster member's state and the parts of it that live in their own files
+// (actors/cluster_member.hpp says what the member does): cluster_member.cpp (view,
+// election, sessions, the behavior), cluster_member_controller.cpp (the controller role),
+// cluster_member_topics.cpp (topic creates and deletes), cluster_member_links.cpp (node
+// actors of other brokers). Included by those files only: it pulls in all of CAF.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/cluster_member.hpp"
+#include "actors/messages.hpp"
+#include "actors/replication_messages.hpp"
+#include "cluster/backoff.hpp"
+#include "cluster/broker_epochs.hpp"
+#include "cluster/cluster_loader.hpp"
+#include "cluster/cluster_view.hpp"
+#include "cluster/cluster_writes.hpp"
+#include "cluster/coordinator.hpp"
+#include "cluster/node_registration.hpp"
+#include "cluster/pushed_states.hpp"
+
+namespace cafka::member {
+
+// Results of coordinator calls, sent by their callbacks to the member (local only).
+struct view_loaded {
+  result<cluster::loaded_view> view;
+};
+struct election_done {
+  result<cluster::registration_result> outcome;
+};
+struct ownership_checked { // /controller as read after a view named this broker
+  result<cluster::node_data> node;
+};
+struct states_written {
+  status st;
+};
+struct registered_again { // re-registration in a renewed session
+  result<cluster::registration_result> outcome;
+};
+// Work to finish on the actor's own thread (delivering a response promise).
+struct run_here {
+  std::function<void()> fn;
+};
+
+} // namespace cafka::member
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member::view_loaded)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member::election_done)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member::ownership_checked)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member::states_written)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member::registered_again)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member::run_here)
+
+namespace cafka::member {
+
+struct member_state {
+  static inline const char* name = "cafka.cluster_member";
+  cluster_member_context ctx;
+  std::unique_ptr<cluster::cluster_loader> loader;
+  cluster::cluster_view view;
+  bool loading = false;
+  bool reload_wanted = false; ///< a watch fired while a load was running
+  bool session_over = false;  ///< closed or expired: nothing more to do
+  bool electing = false;
+  bool checking_ownership = false;
+  bool writing = false;
+  bool creating_offsets_topic = false; ///< a create of __consumer_offsets is under way
+  /// The epoch this broker controls the cluster at; 0: not the controller.
+  int32_t controller_epoch = 0;
+  /// As controller: the broker epochs acted on, and those of the decision being written.
+  cluster::broker_epochs broker_epochs;
+  std::vector<cluster::broker_registration> deciding;
+  std::vector<cluster::partition_state_write> decided; ///< the states being written
+  /// States the controller pushed, ahead of the loads (cluster/pushed_states.hpp).
+  cluster::pushed_states pushed;
+  /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
+  std::map<int32_t, node_actor> links;
+  /// Per broker id: when a new connection may be tried after failed ones.
+  std::map<int32_t, cluster::reconnect_backoff> link_backoff;
+  /// Per broker id: the proxy of its last lost connection, which the middleman may hand
+  /// back from its cache (caf-0.17-notes.md section 4); getting it again counts as a failure.
+  std::map<int32_t, caf::actor_addr> lost_links;
+};
+
+using self_ptr = caf::stateful_actor<member_state>*;
+// cluster_member.cpp
+void set_controller_epoch(self_ptr self, int32_t epoch);
+void load(self_ptr self);
+
+// cluster_member_controller.cpp
+void act_as_controller(self_ptr self);
+void take_pushed_states(self_ptr self, const leader_and_isr& m);
+void push_decided_states(self_ptr self);
+
+// cluster_member_topics.cpp
+caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool may_forward);
+caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bool may_forward);
+void ensure_offsets_topic(self_ptr self);
+
+// cluster_member_links.cpp
+/// Calls `use` with the node actor of broker `id` (a cached proxy, or one from a new
+/// connection to the caf.port of its registration), or `fail` if none can be had.
+void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, std::function<void()> fail);
+/// A connection to `dm.source` is lost: its proxy is dropped.
+void forget_link(self_ptr self, const caf::down_msg& dm);
+
+} // namespace cafka::member

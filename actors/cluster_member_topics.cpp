@@ -1,0 +1,211 @@
+// Topic creates and deletes of the cluster member (actors/cluster_member.hpp): forwarded
+// to the controller, or written here when it cannot be reached.
+#include "actors/cluster_member_state.hpp"
+#include "actors/errors.hpp"
+#include "actors/log_line.hpp"
+#include "cluster/errc.hpp"
+#include "cluster/offsets_replication.hpp"
+#include "cluster/offset_records.hpp"
+#include "cluster/znode_paths.hpp"
+#include "config/to_log_config.hpp"
+#include "config/topic_config.hpp"
+
+namespace cafka::member {
+
+namespace {
+
+// A request forwarded to the controller (after the connection: cluster_member_links.cpp).
+constexpr auto forward_timeout = std::chrono::seconds(15);
+
+// A coordinator error that says "not now" rather than "no": the connection is lost (the
+// outcome is unknown), the session expired (a new one is being opened), the call timed out.
+// Kafka answers REQUEST_TIMED_OUT when its ZooKeeper writes do not complete in time, and
+// that is what it is here too; librdkafka and kafka-python treat it as retriable. (Not
+// NOT_CONTROLLER: the controller has not changed, and clients would only re-read metadata.)
+std::optional<caf::error> coordinator_unavailable(std::error_code ec) {
+  if (ec == cluster::errc::connection_loss || ec == cluster::errc::session_expired)
+    return caf::make_error(kafka_error::request_timed_out,
+                           "coordinator unavailable (" + ec.message() + "); retry later");
+  return std::nullopt;
+}
+
+caf::error topic_error(std::error_code ec, const topic_spec& spec, size_t live) {
+  using cluster::errc;
+  if (auto unavailable = coordinator_unavailable(ec))
+    return std::move(*unavailable);
+  if (ec == errc::node_exists)
+    return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
+  if (ec == errc::invalid_partitions)
+    return caf::make_error(kafka_error::invalid_partitions, "partitions must be at least 1");
+  if (ec == errc::invalid_replication_factor)
+    return caf::make_error(kafka_error::invalid_replication_factor,
+                           "replication factor " + std::to_string(spec.replication_factor)
+                             + (spec.replication_factor < 1 ? " is below 1"
+                                                            : " is larger than the " + std::to_string(live)
+                                                                + " live broker(s)"));
+  if (ec == errc::inconsistent_racks)
+    return caf::make_error(kafka_error::invalid_replica_assignment, ec.message());
+  if (ec == errc::invalid_replica_assignment)
+    return caf::make_error(kafka_error::invalid_replica_assignment,
+                           "replica assignments must list live brokers, each once, equally many per partition");
+  return caf::make_error(kafka_error::unknown_server_error, "coordinator: " + ec.message());
+}
+
+// A forwarded request failed in transit (connection, timeout), not at the controller.
+bool lost_in_transit(const caf::error& err) { return err.category() != caf::atom("cafka"); }
+
+// Sends a topic request to the controller's node actor; if it cannot be delivered there,
+// `direct` handles it on this broker instead.
+template <class Reply, class... Msg>
+void forward_to_controller(self_ptr self, int32_t controller, caf::typed_response_promise<Reply> rp,
+                           std::function<void()> direct, Msg... msg) {
+  with_link(
+    self, controller,
+    [=](node_actor node) {
+      self->request(node, forward_timeout, msg..., forwarded_atom_v)
+        .then([rp](Reply& r) mutable { rp.deliver(std::move(r)); },
+              [=](caf::error& err) mutable {
+                if (!lost_in_transit(err)) {
+                  rp.deliver(std::move(err));
+                  return;
+                }
+                self->state.links.erase(controller); // maybe a stale proxy: connect anew next time
+                log_line("broker %d: forwarding to controller %d failed (%s); writing it here",
+                         self->state.ctx.broker_id, controller, describe(err).c_str());
+                direct();
+              });
+    },
+    direct);
+}
+
+// The controller to forward to, if this broker is not it and can reach it.
+std::optional<int32_t> forward_target(self_ptr self, bool may_forward) {
+  auto& st = self->state;
+  auto& controller = st.view.controller();
+  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman())
+    return std::nullopt;
+  return controller->broker_id;
+}
+
+// place_new_topic over this broker's view and publish_new_topic; answers `rp`.
+void write_new_topic(self_ptr self, caf::typed_response_promise<topic_description> rp, const topic_spec& spec) {
+  auto& st = self->state;
+  auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
+  auto live = st.view.broker_ids().size();
+  auto placed = spec.assignments.empty()
+                  ? cluster::place_new_topic(st.view, spec.name, spec.partitions, spec.replication_factor, epoch)
+                  : cluster::assign_new_topic(st.view, spec.name, spec.assignments, epoch);
+  if (!placed) {
+    rp.deliver(topic_error(placed.error(), spec, live));
+    return;
+  }
+  topic_description out{spec.name, spec.replication_factor, spec.configs, {}};
+  for (int32_t p = 0; p < spec.partitions; ++p)
+    out.partitions.push_back(partition_status{topic_partition{spec.name, p}, 0, 0, 0, 0, 0, 0});
+  // The callback may run on a coordinator thread: it only hands the outcome to the actor.
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::publish_new_topic(*st.ctx.coordinator, spec.name, *placed, cluster::topic_config{spec.configs},
+                             [me, rp, out, spec, live](status s) mutable {
+                               caf::anon_send(me, run_here{[rp, out, spec, live, s]() mutable {
+                                 if (s) {
+                                   log_line("created topic %s with %d partition(s)", spec.name.c_str(),
+                                            spec.partitions);
+                                   rp.deliver(std::move(out));
+                                 } else {
+                                   rp.deliver(topic_error(s.error(), spec, live));
+                                 }
+                               }});
+                             });
+}
+
+// unpublish_topic of a topic this broker's view has; answers `rp`.
+void write_topic_deletion(self_ptr self, caf::typed_response_promise<std::string> rp, const std::string& name) {
+  auto& st = self->state;
+  auto* topic = st.view.topic(name);
+  if (topic == nullptr) {
+    rp.deliver(caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'"));
+    return;
+  }
+  auto partitions = static_cast<int32_t>(topic->assignment.partitions.size());
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::unpublish_topic(*st.ctx.coordinator, name, partitions, [me, rp, name](status s) mutable {
+    caf::anon_send(me, run_here{[rp, name, s]() mutable {
+      if (s)
+        rp.deliver(name);
+      else if (auto unavailable = coordinator_unavailable(s.error()))
+        rp.deliver(std::move(*unavailable));
+      else
+        rp.deliver(caf::make_error(kafka_error::unknown_server_error, "coordinator: " + s.error().message()));
+    }});
+  });
+}
+
+} // namespace
+
+caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool may_forward) {
+  auto& st = self->state;
+  auto& cfg = st.ctx.config;
+  if (auto why = config::invalid_topic_name(spec.name))
+    return caf::make_error(kafka_error::invalid_topic_exception, *why);
+  if (spec.name == cluster::offsets_topic_name) // created by ensure_offsets_topic only
+    return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
+  if (!spec.assignments.empty()) { // a manual assignment gives both
+    spec.partitions = static_cast<int32_t>(spec.assignments.size());
+    spec.replication_factor = static_cast<int16_t>(spec.assignments.front().size());
+  }
+  if (spec.partitions == -1)
+    spec.partitions = cfg.num_partitions;
+  if (spec.replication_factor == -1)
+    spec.replication_factor = static_cast<int16_t>(cfg.default_replication_factor);
+  auto applied = config::apply_topic_configs(config::to_log_config(cfg), spec.configs);
+  if (!applied)
+    return caf::make_error(kafka_error::invalid_config, applied.error().message);
+  auto rp = self->make_response_promise<topic_description>();
+  auto direct = [self, rp, spec] { write_new_topic(self, rp, spec); };
+  if (auto controller = forward_target(self, may_forward))
+    forward_to_controller(self, *controller, rp, direct, create_topic_atom_v, spec);
+  else
+    direct();
+  return rp;
+}
+
+caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bool may_forward) {
+  auto rp = self->make_response_promise<std::string>();
+  auto direct = [self, rp, name] { write_topic_deletion(self, rp, name); };
+  if (auto controller = forward_target(self, may_forward))
+    forward_to_controller(self, *controller, rp, direct, delete_topic_atom_v, name);
+  else
+    direct();
+  return rp;
+}
+// Creates __consumer_offsets over the live brokers of this view, once (see the header).
+void ensure_offsets_topic(self_ptr self) {
+  auto& st = self->state;
+  std::string name{cluster::offsets_topic_name};
+  if (st.creating_offsets_topic || st.session_over || st.view.topic(name) != nullptr || st.view.broker_ids().empty())
+    return;
+  auto partitions = st.ctx.config.offsets_topic_num_partitions;
+  auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
+  auto configured = st.ctx.config.offsets_topic_replication_factor;
+  auto rf = cluster::replicas_for_offsets_topic(configured, st.view.broker_ids().size());
+  if (rf.capped) // as Kafka on a cluster still too small for it
+    log_line("broker %d: warning: %s", st.ctx.broker_id, cluster::capped_replicas_warning(configured, rf).c_str());
+  auto placed = cluster::place_new_topic(st.view, name, partitions, rf.count, epoch);
+  if (!placed) {
+    log_line("broker %d: placing %s: %s", st.ctx.broker_id, name.c_str(), placed.error().message().c_str());
+    return;
+  }
+  st.creating_offsets_topic = true;
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::publish_new_topic(*st.ctx.coordinator, name, *placed, cluster::topic_config{{{"cleanup.policy", "compact"}}},
+                             [me, self, name, partitions](status s) {
+                               caf::anon_send(me, run_here{[self, name, partitions, s] {
+                                 self->state.creating_offsets_topic = false;
+                                 if (s)
+                                   log_line("created %s with %d partition(s)", name.c_str(), partitions);
+                                 else if (s.error() != cluster::errc::node_exists)
+                                   log_line("creating %s: %s", name.c_str(), s.error().message().c_str());
+                               }});
+                             });
+}
+} // namespace cafka::member
