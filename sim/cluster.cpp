@@ -123,6 +123,16 @@ struct cluster::impl {
     char stamp[32];
     std::snprintf(stamp, sizeof stamp, "[%8.3fs] ", static_cast<double>(now_ms()) / 1000.0);
     trace.push_back(stamp + what);
+    if (live_trace()) // CAFKA_SIM_TRACE=live: each line at once (a run that crashes prints none at the end)
+      std::fprintf(stderr, "%s\n", trace.back().c_str());
+  }
+
+  static bool live_trace() {
+    static const bool on = [] {
+      const char* flag = std::getenv("CAFKA_SIM_TRACE");
+      return flag && std::string{flag} == "live";
+    }();
+    return on;
   }
 
   std::string name(size_t i) const { return "broker " + std::to_string(brokers[i].cfg.broker_id); }
@@ -662,7 +672,8 @@ cluster::cluster(options opts) : impl_(std::make_unique<impl>(std::move(opts))) 
 
 cluster::~cluster() {
   // For replaying a failure by hand, and for comparing runs across processes.
-  if (const char* flag = std::getenv("CAFKA_SIM_TRACE"); flag && *flag && std::string{flag} != "0")
+  if (const char* flag = std::getenv("CAFKA_SIM_TRACE");
+      flag && *flag && std::string{flag} != "0" && !impl::live_trace())
     for (auto& line : impl_->trace)
       std::fprintf(stderr, "%s\n", line.c_str());
   impl_->shutdown();
