@@ -339,6 +339,17 @@ void resolve(settings& s, std::vector<std::string>& warnings) {
   }
 }
 
+// Keys valid alone but not together (Kafka's KafkaConfig checks the same).
+std::optional<config_error> check_together(const server_config& c) {
+  // A follower's long poll parked longer than the lag limit would drop it from the ISR.
+  if (c.replica_fetch_wait_max_ms > c.replica_lag_time_max_ms)
+    return config_error{errc::invalid_value,
+                        "replica.fetch.wait.max.ms: " + std::to_string(c.replica_fetch_wait_max_ms)
+                          + " must be at most replica.lag.time.max.ms (" + std::to_string(c.replica_lag_time_max_ms)
+                          + "), or followers would leave the ISR while their fetch waits"};
+  return std::nullopt;
+}
+
 } // namespace
 
 bool operator==(const server_config& a, const server_config& b) {
@@ -386,6 +397,8 @@ outcome<loaded_config> make_server_config(const properties& file, const properti
     if (auto err = apply(p, true, s, warnings))
       return std::move(*err);
   resolve(s, warnings);
+  if (auto err = check_together(s.cfg))
+    return std::move(*err);
   return loaded_config{std::move(s.cfg), std::move(warnings)};
 }
 

@@ -302,6 +302,14 @@ BOOST_AUTO_TEST_CASE(error_messages) {
                 "NAME://host:port (line 1)");
 }
 
+BOOST_AUTO_TEST_CASE(a_fetch_wait_longer_than_the_lag_limit_is_an_error) {
+  BOOST_TEST(build_error("replica.lag.time.max.ms=400\n").message
+             == "replica.fetch.wait.max.ms: 500 must be at most replica.lag.time.max.ms (400), or followers "
+                "would leave the ISR while their fetch waits");
+  auto c = config_ok("replica.lag.time.max.ms=400\nreplica.fetch.wait.max.ms=400\n");
+  BOOST_TEST(c.replica_fetch_wait_max_ms == 400);
+}
+
 BOOST_AUTO_TEST_CASE(integer_overflow_is_an_error) {
   BOOST_TEST(build_error("log.segment.bytes=2147483648\n").message
              == "log.segment.bytes: invalid value '2147483648': expected an integer >= 14; "
