@@ -115,14 +115,15 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
         continue;
       }
       done->expect();
-      // v4+ names the leader epoch the client knows (-1 before: not checked). The answer's
-      // leader_epoch stays -1 ("unknown"): offset_answer carries no epoch.
+      // v4+ names the leader epoch the client knows (-1 before: not checked) and gets the
+      // offset's epoch back.
       s.self->request(route->second, partition_timeout, list_offsets_atom_v, part.timestamp, part.current_leader_epoch)
         .then(
           [done, t, p](offset_answer& a) {
             auto& out = done->response.topics[t].partitions[p];
             out.offset = a.offset;
             out.timestamp = a.timestamp;
+            out.leader_epoch = a.leader_epoch;
             done->arrive();
           },
           [done, t, p, version](caf::error& err) {

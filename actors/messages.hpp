@@ -12,6 +12,7 @@
 #include <caf/actor.hpp>
 #include <caf/meta/type_name.hpp>
 
+#include "storage/listed_offsets.hpp"
 #include "storage/topic_partition.hpp"
 
 namespace cafka::protocol {
@@ -27,9 +28,8 @@ namespace cafka {
 
 using storage::topic_partition;
 
-/// Special timestamps of list_offsets, as in Kafka's ListOffsets.
-constexpr int64_t latest_timestamp = -1;
-constexpr int64_t earliest_timestamp = -2;
+using storage::earliest_timestamp; // list_offsets' special timestamps (storage/listed_offsets.hpp)
+using storage::latest_timestamp;
 
 /// Record batches (v2, any codec) for one partition. acks: 0 (the sender expects no
 /// answer it waits for), 1 (answered once the batches are in the leader's operating
@@ -108,16 +108,18 @@ typename Inspector::result_type inspect(Inspector& f, fetch_result& x) {
   return f(caf::meta::type_name("fetch_result"), x.high_watermark, x.log_start_offset, x.records);
 }
 
-/// An answer of list_offsets: the offset, and the record's timestamp for a timestamp
-/// lookup (-1 otherwise). offset -1: no record at or after the timestamp.
+/// An answer of list_offsets (storage/listed_offsets.hpp): the offset, the record's timestamp
+/// for a timestamp lookup (-1 otherwise) and the leader epoch of the offset (latest: the
+/// current one). offset -1: no record at or after the timestamp.
 struct offset_answer {
   int64_t offset = -1;
   int64_t timestamp = -1;
+  int32_t leader_epoch = -1; ///< -1: unknown
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, offset_answer& x) {
-  return f(caf::meta::type_name("offset_answer"), x.offset, x.timestamp);
+  return f(caf::meta::type_name("offset_answer"), x.offset, x.timestamp, x.leader_epoch);
 }
 
 struct partition_status {

@@ -59,16 +59,23 @@ caf::result<offset_answer> list_offsets(partition_state& st, int64_t timestamp, 
   if (auto err = refuse_client(st, current_leader_epoch))
     return err;
   auto& log = *st.log;
-  if (timestamp == earliest_timestamp)
-    return offset_answer{log.log_start_offset(), -1};
-  if (timestamp == latest_timestamp)
-    return offset_answer{st.high_watermark, -1};
-  auto found = log.offset_for_timestamp(timestamp);
-  if (!found)
-    return to_caf_error(found.error());
-  if (!*found || (*found)->offset >= st.high_watermark)
-    return offset_answer{-1, -1};
-  return offset_answer{(*found)->offset, (*found)->timestamp};
+  std::optional<storage::record_at> found;
+  if (timestamp != earliest_timestamp && timestamp != latest_timestamp) {
+    auto r = log.offset_for_timestamp(timestamp);
+    if (!r)
+      return to_caf_error(r.error());
+    if (*r)
+      found = storage::record_at{(*r)->offset, (*r)->timestamp};
+  }
+  storage::offsets_at_leader leader{log.log_start_offset(), log.log_end_offset(), st.high_watermark,
+                                    st.role.leader_epoch, &log.epoch_cache()};
+  auto listed = storage::list_offset(leader, timestamp, found);
+  if (!listed)
+    return caf::make_error(kafka_error::offset_not_available,
+                           "the high watermark (" + std::to_string(st.high_watermark)
+                             + ") is below the start of leader epoch " + std::to_string(st.role.leader_epoch)
+                             + ": retry once the followers have caught up");
+  return offset_answer{listed->offset, listed->timestamp, listed->leader_epoch};
 }
 
 // Which parked fetches answer_parked() answers: those that now have min_bytes (after an

@@ -28,6 +28,7 @@ bool is_retriable(protocol::kafka_error err) noexcept {
     case kafka_error::not_enough_replicas_after_append: // written, maybe not replicated: send again
     case kafka_error::fenced_leader_epoch:              // metadata older than the leader's
     case kafka_error::unknown_leader_epoch:             // metadata newer than the leader's
+    case kafka_error::offset_not_available:             // a new leader's high watermark lags
       return true;
     default:
       return false;

@@ -46,6 +46,16 @@ epoch_end_offset leader_epoch_cache::end_offset_for(int32_t epoch, int64_t log_e
   return {std::prev(higher)->epoch, higher->start_offset};
 }
 
+std::optional<int32_t> leader_epoch_cache::epoch_for_offset(int64_t offset) const {
+  std::optional<int32_t> epoch;
+  for (auto& e : entries_) {
+    if (e.start_offset > offset)
+      break;
+    epoch = e.epoch;
+  }
+  return epoch;
+}
+
 std::optional<int64_t> leader_epoch_cache::start_offset_of(int32_t epoch) const {
   auto it = std::find_if(entries_.begin(), entries_.end(),
                          [epoch](const epoch_entry& e) { return e.epoch == epoch; });

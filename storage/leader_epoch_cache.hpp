@@ -56,6 +56,9 @@ public:
   /// above every epoch -> {-1,-1}; below every epoch -> {epoch, start of the first
   /// entry}; else {largest epoch <= `epoch`, start of the next higher epoch}.
   epoch_end_offset end_offset_for(int32_t epoch, int64_t log_end_offset) const;
+  /// Kafka's epochForOffset: the epoch `offset` was written in (the last entry starting at or
+  /// before it); none below the first entry.
+  std::optional<int32_t> epoch_for_offset(int64_t offset) const;
   /// Start offset of `epoch` if present.
   std::optional<int64_t> start_offset_of(int32_t epoch) const;
   /// Drops entries with start_offset >= offset. Returns true if changed.

@@ -12,6 +12,7 @@
 #include "storage/errc.hpp"
 #include "storage/file.hpp"
 #include "storage/leader_epoch_cache.hpp"
+#include "storage/listed_offsets.hpp"
 #include "storage/log_directory.hpp"
 #include "storage/partition_log.hpp"
 #include "storage/segment_name.hpp"
@@ -178,6 +179,18 @@ BOOST_AUTO_TEST_CASE(start_offset_of_finds_an_epoch) {
   BOOST_TEST(!c.start_offset_of(1));
 }
 
+BOOST_AUTO_TEST_CASE(epoch_for_offset_is_the_last_epoch_starting_at_or_before) {
+  auto c = kafka_example(); // 2@6, 3@8, 4@11
+  BOOST_TEST(!c.epoch_for_offset(5));
+  BOOST_TEST(*c.epoch_for_offset(6) == 2);
+  BOOST_TEST(*c.epoch_for_offset(7) == 2);
+  BOOST_TEST(*c.epoch_for_offset(8) == 3);
+  BOOST_TEST(*c.epoch_for_offset(10) == 3);
+  BOOST_TEST(*c.epoch_for_offset(11) == 4);
+  BOOST_TEST(*c.epoch_for_offset(1000) == 4);
+  BOOST_TEST(!leader_epoch_cache{}.epoch_for_offset(0));
+}
+
 BOOST_AUTO_TEST_CASE(truncate_from_end_drops_epochs_starting_at_or_after) {
   auto c = kafka_example();
   BOOST_TEST(!c.truncate_from_end(12));
@@ -204,6 +217,57 @@ BOOST_AUTO_TEST_CASE(truncate_from_start_keeps_the_epoch_holding_the_new_start) 
   BOOST_TEST((e.entries() == entries{{4, 15}}));
   e.clear();
   BOOST_TEST(!e.truncate_from_start(20));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ListOffsets at a leader (storage/listed_offsets.hpp), on Kafka's example cache: the log
+// holds offsets 6..14, the current epoch 4 began at 11.
+BOOST_AUTO_TEST_SUITE(listed_offsets)
+
+offsets_at_leader leader_at(const leader_epoch_cache& c, int64_t hw, int32_t epoch = 4) {
+  return offsets_at_leader{6, 15, hw, epoch, &c};
+}
+
+BOOST_AUTO_TEST_CASE(earliest_is_the_log_start_with_its_epoch) {
+  auto c = kafka_example();
+  auto l = list_offset(leader_at(c, 15), earliest_timestamp, std::nullopt);
+  BOOST_TEST(l->offset == 6);
+  BOOST_TEST(l->leader_epoch == 2);
+  BOOST_TEST(list_offset(leader_at(c, 9), earliest_timestamp, std::nullopt).has_value()); // never refused
+}
+
+BOOST_AUTO_TEST_CASE(latest_is_the_high_watermark_with_the_current_epoch) {
+  auto c = kafka_example();
+  auto l = list_offset(leader_at(c, 13), latest_timestamp, std::nullopt);
+  BOOST_TEST(l->offset == 13);
+  BOOST_TEST(l->timestamp == -1);
+  BOOST_TEST(l->leader_epoch == 4);
+}
+
+BOOST_AUTO_TEST_CASE(latest_is_not_available_while_the_high_watermark_is_below_the_epoch_start) {
+  auto c = kafka_example();
+  BOOST_TEST(!list_offset(leader_at(c, 10), latest_timestamp, std::nullopt));
+  BOOST_TEST(list_offset(leader_at(c, 11), latest_timestamp, std::nullopt).has_value());
+  // A new epoch with nothing appended yet starts at the log end (15).
+  BOOST_TEST(!list_offset(leader_at(c, 14, 5), latest_timestamp, std::nullopt));
+  BOOST_TEST(list_offset(leader_at(c, 15, 5), latest_timestamp, std::nullopt)->leader_epoch == 5);
+}
+
+BOOST_AUTO_TEST_CASE(a_timestamp_finds_a_record_below_the_high_watermark_with_its_epoch) {
+  auto c = kafka_example();
+  auto l = list_offset(leader_at(c, 13), 500, record_at{9, 510});
+  BOOST_TEST(l->offset == 9);
+  BOOST_TEST(l->timestamp == 510);
+  BOOST_TEST(l->leader_epoch == 3);
+  // At or above the high watermark: not visible yet.
+  auto none = list_offset(leader_at(c, 13), 500, record_at{13, 520});
+  BOOST_TEST(none->offset == -1);
+  BOOST_TEST(none->leader_epoch == -1);
+  BOOST_TEST(list_offset(leader_at(c, 13), 500, std::nullopt)->offset == -1);
+  // Not found while the high watermark lags: OFFSET_NOT_AVAILABLE; found below it: the record.
+  BOOST_TEST(!list_offset(leader_at(c, 10), 500, record_at{12, 520}));
+  BOOST_TEST(list_offset(leader_at(c, 10), 500, record_at{7, 505})->offset == 7);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
