@@ -1,6 +1,8 @@
 #include "actors/system_config.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
@@ -25,6 +27,12 @@ void configure_actor_system(caf::actor_system_config& cfg) {
   register_cafka_types(cfg);
   cfg.set("middleman.heartbeat-interval", caf::timespan{middleman_heartbeat_interval});
   cfg.set("middleman.connection-timeout", caf::timespan{middleman_connection_timeout});
+  // Work sharing, one worker per core (at least 2): idle workers sleep on the shared queue.
+  // CAF's default (work stealing, at least 4 workers) polls for work: three brokers on 2 cores
+  // spent their time spinning, which halved throughput and tripled acks=all latency
+  // (docs/replication.md, "Benchmark").
+  cfg.set("scheduler.policy", caf::atom("sharing"));
+  cfg.set("scheduler.max-threads", static_cast<size_t>(std::max(2u, std::thread::hardware_concurrency())));
 }
 
 } // namespace cafka

@@ -13,7 +13,8 @@ constexpr std::chrono::milliseconds middleman_heartbeat_interval{500};
 constexpr std::chrono::milliseconds middleman_connection_timeout{5000};
 
 /// Loads CAF's middleman, registers cafka's message types and its "cafka" error
-/// category, and turns on the middleman heartbeat so that a hung peer is noticed.
+/// category, turns on the middleman heartbeat so that a hung peer is noticed, and runs
+/// actors on CAF's work-sharing scheduler with one worker per core (at least 2).
 void configure_actor_system(caf::actor_system_config& cfg);
 
 /// Only the message types and the error category (no middleman): for in-process use,

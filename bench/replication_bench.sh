@@ -47,6 +47,7 @@ run "acks=1, replication factor 3" "--topic rf3-acks1 --replication-factor 3" --
 run "acks=all, replication factor 3, min.insync.replicas=2" \
   "--topic rf3-acksall --replication-factor 3 --topic-config min.insync.replicas=2" --records "$records" \
   --acks all --phases produce
+sync # the throughput runs' dirty pages: written back now, not during the latency run
 run "latency: acks=all, replication factor 3, min.insync.replicas=2, 20000 records/s" \
   "--topic rf3-latency --replication-factor 3 --topic-config min.insync.replicas=2" --acks all \
   --phases latency --rate 20000 --seconds 10 --linger-ms 0

@@ -3,7 +3,7 @@
 // middleman heartbeat must be on there, and survive the command-line parsing that the tools
 // and examples do afterwards. Without it a hung broker is never noticed, and a broker whose
 // connection-timeout is set drops an idle client that sends no heartbeats
-// (caf-0.17-notes.md section 4).
+// (caf-0.17-notes.md section 4). The scheduler settings must survive it too.
 #include "client/client_config.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -23,6 +23,12 @@ void require_heartbeat(const caf::actor_system_config& cfg) {
   BOOST_TEST(timeout.count() >= 4 * interval.count());
 }
 
+// Work sharing with a worker per core, not CAF's polling work stealing (system_config.cpp).
+void require_sharing_scheduler(const caf::actor_system_config& cfg) {
+  BOOST_TEST(caf::get_or(cfg, "scheduler.policy", caf::atom("stealing")) == caf::atom("sharing"));
+  BOOST_TEST(caf::get_or(cfg, "scheduler.max-threads", size_t{0}) >= 2u);
+}
+
 // As the tools and examples do it: configure first, then parse the command line.
 struct tool_config : caf::actor_system_config {
   std::string bootstrap = "127.0.0.1:9192";
@@ -37,6 +43,7 @@ BOOST_AUTO_TEST_CASE(the_server_config_has_the_middleman_heartbeat) {
   caf::actor_system_config cfg;
   cafka::configure_actor_system(cfg);
   require_heartbeat(cfg);
+  require_sharing_scheduler(cfg);
 }
 
 BOOST_AUTO_TEST_CASE(a_client_config_keeps_the_heartbeat_after_parsing_its_command_line) {
@@ -48,6 +55,7 @@ BOOST_AUTO_TEST_CASE(a_client_config_keeps_the_heartbeat_after_parsing_its_comma
   BOOST_REQUIRE(!cfg.parse(2, argv));
   BOOST_TEST(cfg.bootstrap == "127.0.0.1:1");
   require_heartbeat(cfg);
+  require_sharing_scheduler(cfg);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
