@@ -74,13 +74,20 @@ public:
     return where;
   }
 
-  /// Whether this node coordinates the group now (always on a single node).
-  bool coordinates(const std::string& group_id) const {
+  /// Whether this node (broker `me`) coordinates the group now (always on a single node);
+  /// `loading`: its view makes it the coordinator, but it does not serve the group's
+  /// partition yet (loading its offsets: Kafka's COORDINATOR_LOAD_IN_PROGRESS).
+  enum class coordination { here, loading, elsewhere };
+  coordination coordination_of(const std::string& group_id, int32_t me) const {
     auto where = locate(group_id);
     if (!where)
-      return true;
-    std::lock_guard<std::mutex> guard{mutex_};
-    return where->topic_exists() && served_.count(where->partition) > 0;
+      return coordination::here;
+    {
+      std::lock_guard<std::mutex> guard{mutex_};
+      if (where->topic_exists() && served_.count(where->partition) > 0)
+        return coordination::here;
+    }
+    return where->topic_exists() && where->coordinator == me ? coordination::loading : coordination::elsewhere;
   }
 
   /// The group's actor, if it has one.

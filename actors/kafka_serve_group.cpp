@@ -39,10 +39,21 @@ kafka_error group_error(const caf::error& err) {
   return kafka_error::coordinator_not_available;
 }
 
-// Cluster mode: the group is coordinated by another broker (or by none now), so its
-// requests are answered NOT_COORDINATOR and the client looks for the coordinator again.
-bool coordinated_elsewhere(const kafka_services& s, const std::string& group_id) {
-  return s.groups && !s.groups->coordinates(group_id);
+// Cluster mode, for a group this node does not serve now: COORDINATOR_LOAD_IN_PROGRESS while
+// it takes the group over (it leads the offsets partition, and loads it; the client retries
+// here), NOT_COORDINATOR when another broker (or none now) coordinates it (the client looks
+// for the coordinator again). none: served here.
+kafka_error coordinator_error(const kafka_services& s, const std::string& group_id) {
+  using coordination = group_registry::coordination;
+  switch (s.groups ? s.groups->coordination_of(group_id, s.broker_id) : coordination::here) {
+    case coordination::here:
+      return kafka_error::none;
+    case coordination::loading:
+      return kafka_error::coordinator_load_in_progress;
+    case coordination::elsewhere:
+      break;
+  }
+  return kafka_error::not_coordinator;
 }
 
 // The group's actor for a request about existing members; nullopt if it has none.
@@ -60,7 +71,8 @@ kafka_error member_group(const kafka_services& s, const std::string& group_id, s
   // The registry only holds groups this node coordinates: ask where the group is only on a miss.
   if ((group = existing_group(s, group_id)))
     return kafka_error::none;
-  return coordinated_elsewhere(s, group_id) ? kafka_error::not_coordinator : kafka_error::unknown_member_id;
+  auto e = coordinator_error(s, group_id);
+  return e != kafka_error::none ? e : kafka_error::unknown_member_id;
 }
 
 // The group's actor, spawned on first use; nullopt while the node is stopping.
@@ -163,8 +175,8 @@ void serve(const kafka_services& s, wire::join_group_request&& req, const kafka_
   };
   if (req.group_id.empty())
     return refuse(kafka_error::invalid_group_id);
-  if (coordinated_elsewhere(s, req.group_id))
-    return refuse(kafka_error::not_coordinator);
+  if (auto e = coordinator_error(s, req.group_id); e != kafka_error::none)
+    return refuse(e);
   auto group = group_for(s, req.group_id);
   if (!group)
     return refuse(kafka_error::coordinator_not_available);
@@ -183,7 +195,9 @@ void serve(const kafka_services& s, wire::sync_group_request&& req, const kafka_
   };
   std::optional<group_actor> group;
   if (auto e = member_group(s, req.group_id, group); e != kafka_error::none)
-    return send(e, {});
+    // A loading coordinator lost the rebalance: the member joins again, here (Kafka's answer;
+    // older clients do not expect COORDINATOR_LOAD_IN_PROGRESS from SyncGroup).
+    return send(e == kafka_error::coordinator_load_in_progress ? kafka_error::rebalance_in_progress : e, {});
   cluster::sync_request sr;
   sr.member_id = std::move(req.member_id);
   sr.group_instance_id = std::move(req.group_instance_id);
@@ -204,7 +218,8 @@ void serve(const kafka_services& s, wire::heartbeat_request&& req, const kafka_r
   };
   std::optional<group_actor> group;
   if (auto e = member_group(s, req.group_id, group); e != kafka_error::none)
-    return send(e);
+    // While loading, Kafka answers heartbeats blindly: the member keeps its session.
+    return send(e == kafka_error::coordinator_load_in_progress ? kafka_error::none : e);
   cluster::heartbeat_request hr{std::move(req.member_id), std::move(req.group_instance_id), req.generation_id};
   s.self->request(*group, group_timeout, heartbeat_atom_v, std::move(hr))
     .then([send]() { send(kafka_error::none); }, [send](caf::error& err) { send(group_error(err)); });
@@ -246,7 +261,7 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
   // Where each offset sent to the group goes in the response.
   std::vector<std::pair<size_t, size_t>> sent;
   auto routes = s.routes->snapshot();
-  bool elsewhere = coordinated_elsewhere(s, req.group_id);
+  auto not_here = coordinator_error(s, req.group_id);
   for (auto& topic : req.topics) {
     auto& out_topic = resp->topics.emplace_back();
     out_topic.name = topic.name;
@@ -257,8 +272,8 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
         out.error_code = protocol::wire_code(kafka_error::offset_metadata_too_large);
         continue;
       }
-      if (elsewhere) {
-        out.error_code = protocol::wire_code(kafka_error::not_coordinator);
+      if (not_here != kafka_error::none) {
+        out.error_code = protocol::wire_code(not_here);
         continue;
       }
       topic_partition tp{topic.name, p.partition_index};
@@ -312,8 +327,8 @@ void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafk
       }
     }
   }
-  if (coordinated_elsewhere(s, req.group_id)) {
-    auto code = protocol::wire_code(kafka_error::not_coordinator);
+  if (auto e = coordinator_error(s, req.group_id); e != kafka_error::none) {
+    auto code = protocol::wire_code(e);
     resp->error_code = code;
     for (auto& topic : resp->topics)
       for (auto& out : topic.partitions)
@@ -400,9 +415,9 @@ void serve(const kafka_services& s, wire::describe_groups_request&& req, const k
       reply.send([&](wire::byte_writer& w) { wire::encode_describe_groups_response(resp, version, w); });
     });
   for (size_t i = 0; i < req.groups.size(); ++i) {
-    if (coordinated_elsewhere(s, req.groups[i])) {
+    if (auto e = coordinator_error(s, req.groups[i]); e != kafka_error::none) {
       auto& out = done->response.groups[i];
-      out.error_code = protocol::wire_code(kafka_error::not_coordinator);
+      out.error_code = protocol::wire_code(e);
       out.group_state.clear();
       continue;
     }

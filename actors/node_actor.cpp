@@ -451,7 +451,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
           return caf::make_error(kafka_error::not_coordinator, where->coordinator,
                                  "broker " + std::to_string(me) + " does not coordinate group '" + group_id
                                    + "'; broker " + std::to_string(where->coordinator) + " does");
-        return caf::make_error(kafka_error::not_coordinator, where->coordinator,
+        return caf::make_error(kafka_error::coordinator_load_in_progress, where->coordinator,
                                "broker " + std::to_string(me) + " is taking over group '" + group_id + "'");
       }
       return caf::make_error(kafka_error::not_coordinator, "the node is shutting down");
