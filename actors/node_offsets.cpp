@@ -24,6 +24,17 @@ void serve_groups(self_ptr self, int32_t p, int64_t end) {
     groups->serve_partition(p);
 }
 
+// A step that timed out is asked again while this broker still leads the partition (the
+// timeout was the wait); any other error means the replica is gone or its log is malformed,
+// and only the next leadership loads it.
+bool retry_after(self_ptr self, int32_t p, uint64_t generation, const caf::error& err) {
+  auto& store = self->state.ctx.offsets;
+  if (!store || err != caf::sec::request_timeout || !store->still_loading(p, generation))
+    return false;
+  log_line("broker %d: loading __consumer_offsets-%d timed out; asking again", my_id(self), p);
+  return true;
+}
+
 // One step: reads from `offset` and applies what it got, until the log end.
 void load_from(self_ptr self, int32_t p, uint64_t generation, partition_actor replica, int64_t offset) {
   self->request(replica, partition_request_timeout, offsets_load_atom_v, offset, load_step_bytes)
@@ -48,10 +59,27 @@ void load_from(self_ptr self, int32_t p, uint64_t generation, partition_actor re
         load_from(self, p, generation, replica, *next);
       },
       [=](caf::error& err) {
-        // The replica closed (the broker lost it) or the load timed out: not served until
-        // this broker leads the partition again.
+        if (retry_after(self, p, generation, err)) {
+          load_from(self, p, generation, replica, offset);
+          return;
+        }
+        // The replica closed (the broker lost it): not served until this broker leads the
+        // partition again.
         log_line("broker %d: loading __consumer_offsets-%d failed: %s", my_id(self), p, describe(err).c_str());
       });
+}
+
+// The load's first step: from the replica's log start.
+void start_load(self_ptr self, int32_t p, uint64_t generation, partition_actor replica) {
+  self->request(replica, partition_request_timeout, caf::get_atom_v)
+    .then([=](partition_status& status) { load_from(self, p, generation, replica, status.log_start_offset); },
+          [=](caf::error& err) {
+            if (retry_after(self, p, generation, err)) {
+              start_load(self, p, generation, replica);
+              return;
+            }
+            log_line("broker %d: loading __consumer_offsets-%d failed: %s", my_id(self), p, describe(err).c_str());
+          });
 }
 
 } // namespace
@@ -60,12 +88,7 @@ void lead_offsets_partition(self_ptr self, int32_t p, partition_actor replica) {
   auto& store = self->state.ctx.offsets;
   if (!store)
     return;
-  auto generation = store->begin_load(p);
-  self->request(replica, partition_request_timeout, caf::get_atom_v)
-    .then([=](partition_status& status) { load_from(self, p, generation, replica, status.log_start_offset); },
-          [=](caf::error& err) {
-            log_line("broker %d: loading __consumer_offsets-%d failed: %s", my_id(self), p, describe(err).c_str());
-          });
+  start_load(self, p, store->begin_load(p), std::move(replica));
 }
 
 void leave_offsets_partition(self_ptr self, int32_t p) {

@@ -59,6 +59,12 @@ bool replicated_offsets::finish_load(int32_t p, uint64_t generation, partition_a
   return true;
 }
 
+bool replicated_offsets::still_loading(int32_t p, uint64_t generation) const {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto it = partitions_.find(p);
+  return !closed_ && it != partitions_.end() && it->second.generation == generation && !it->second.leader;
+}
+
 void replicated_offsets::drop(int32_t p) {
   std::lock_guard<std::mutex> guard{mutex_};
   auto it = partitions_.find(p);

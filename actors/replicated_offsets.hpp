@@ -67,6 +67,9 @@ public:
   /// The load is complete: commits of `p`'s groups go to `leader` from now on. False if
   /// the generation is over (leadership was lost meanwhile).
   bool finish_load(int32_t p, uint64_t generation, partition_actor leader);
+  /// Whether the load of `p` at `generation` is still wanted: not finished, and no later
+  /// begin_load, drop or close.
+  bool still_loading(int32_t p, uint64_t generation) const;
   /// This broker no longer leads `p`: its table is dropped.
   void drop(int32_t p);
   /// Whether `p` is served (loaded and led here).

@@ -148,12 +148,16 @@ BOOST_FIXTURE_TEST_CASE(commits_of_a_partition_not_served_are_refused, offsets_f
 
 BOOST_FIXTURE_TEST_CASE(a_load_of_an_older_generation_is_not_served, offsets_fixture) {
   auto first = store->begin_load(0);
+  BOOST_TEST(store->still_loading(0, first)); // a timed-out step is asked again
   store->drop(0); // lost before the load finished
+  BOOST_TEST(!store->still_loading(0, first)); // ... and then no more
   BOOST_TEST(!store->finish_load(0, first, partition));
   auto second = store->begin_load(0);
   auto third = store->begin_load(0); // lost and gained again
   BOOST_TEST(!store->finish_load(0, second, partition));
+  BOOST_TEST(!store->still_loading(0, second));
   BOOST_TEST(store->finish_load(0, third, partition));
+  BOOST_TEST(!store->still_loading(0, third)); // finished
 }
 
 BOOST_FIXTURE_TEST_CASE(a_commit_answered_after_a_drop_is_not_applied_to_the_next_term, offsets_fixture) {
