@@ -7,6 +7,7 @@
 #include "actors/cluster_member_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
+#include "actors/node_connect.hpp"
 
 namespace cafka::member {
 
@@ -50,13 +51,10 @@ void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, s
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
         auto& st = self->state;
-        if (!ptr || !self->system().assignable<node_actor>(ifs)) {
-          failed("no cafka node at its caf.port");
-          return;
-        }
-        if (auto lost = st.lost_links.find(id);
-            lost != st.lost_links.end() && lost->second == caf::actor_cast<caf::actor_addr>(ptr)) {
-          failed("the middleman's cached proxy of the lost connection");
+        auto lost = st.lost_links.find(id);
+        auto lost_proxy = lost != st.lost_links.end() && lost->second == caf::actor_cast<caf::actor_addr>(ptr);
+        if (auto why = unusable_node(self->system(), ptr, ifs, lost_proxy)) {
+          failed(*why);
           return;
         }
         auto node = caf::actor_cast<node_actor>(std::move(ptr));

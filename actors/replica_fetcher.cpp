@@ -9,6 +9,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
+#include "actors/node_connect.hpp"
 #include "actors/node_actor.hpp"
 #include "cluster/backoff.hpp"
 
@@ -134,12 +135,8 @@ void connect(self_ptr self) {
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {
         auto& st = self->state;
-        if (!ptr || !self->system().assignable<node_actor>(ifs)) {
-          failed("no cafka node at its caf.port");
-          return;
-        }
-        if (ptr.get() == st.lost_leader.get()) {
-          failed("the middleman's cached proxy of the lost connection");
+        if (auto why = unusable_node(self->system(), ptr, ifs, ptr.get() == st.lost_leader.get())) {
+          failed(*why);
           return;
         }
         st.connecting = false;
