@@ -54,11 +54,28 @@ caf::error topic_error(std::error_code ec, const topic_spec& spec, size_t live) 
 // A forwarded request failed in transit (connection, timeout), not at the controller.
 bool lost_in_transit(const caf::error& err) { return err.category() != caf::atom("cafka"); }
 
-// Sends a topic request to the controller's node actor; if it cannot be delivered there,
-// `direct` handles it on this broker instead.
+// The controller to forward to, if this broker is not it and can reach it.
+std::optional<int32_t> forward_target(self_ptr self, bool may_forward) {
+  auto& st = self->state;
+  auto& controller = st.view.controller();
+  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman())
+    return std::nullopt;
+  return controller->broker_id;
+}
+
+// Answers `rp` for a topic request: at the controller's node actor if this broker may
+// forward it and is not the controller, else (or if it cannot be delivered there) by
+// `direct` on this broker.
 template <class Reply, class... Msg>
-void forward_to_controller(self_ptr self, int32_t controller, caf::typed_response_promise<Reply> rp,
-                           std::function<void()> direct, Msg... msg) {
+caf::typed_response_promise<Reply> at_controller_or_here(self_ptr self, bool may_forward,
+                                                         caf::typed_response_promise<Reply> rp,
+                                                         std::function<void()> direct, Msg... msg) {
+  auto target = forward_target(self, may_forward);
+  if (!target) {
+    direct();
+    return rp;
+  }
+  auto controller = *target;
   with_link(
     self, controller,
     [=](node_actor node) {
@@ -76,15 +93,7 @@ void forward_to_controller(self_ptr self, int32_t controller, caf::typed_respons
               });
     },
     direct);
-}
-
-// The controller to forward to, if this broker is not it and can reach it.
-std::optional<int32_t> forward_target(self_ptr self, bool may_forward) {
-  auto& st = self->state;
-  auto& controller = st.view.controller();
-  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman())
-    return std::nullopt;
-  return controller->broker_id;
+  return rp;
 }
 
 // place_new_topic over this broker's view and publish_new_topic; answers `rp`.
@@ -161,23 +170,16 @@ caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool
   if (!applied)
     return caf::make_error(kafka_error::invalid_config, applied.error().message);
   auto rp = self->make_response_promise<topic_description>();
-  auto direct = [self, rp, spec] { write_new_topic(self, rp, spec); };
-  if (auto controller = forward_target(self, may_forward))
-    forward_to_controller(self, *controller, rp, direct, create_topic_atom_v, spec);
-  else
-    direct();
-  return rp;
+  return at_controller_or_here(self, may_forward, rp, [self, rp, spec] { write_new_topic(self, rp, spec); },
+                               create_topic_atom_v, spec);
 }
 
 caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bool may_forward) {
   auto rp = self->make_response_promise<std::string>();
-  auto direct = [self, rp, name] { write_topic_deletion(self, rp, name); };
-  if (auto controller = forward_target(self, may_forward))
-    forward_to_controller(self, *controller, rp, direct, delete_topic_atom_v, name);
-  else
-    direct();
-  return rp;
+  return at_controller_or_here(self, may_forward, rp, [self, rp, name] { write_topic_deletion(self, rp, name); },
+                               delete_topic_atom_v, name);
 }
+
 // Creates __consumer_offsets over the live brokers of this view, once (see the header).
 void ensure_offsets_topic(self_ptr self) {
   auto& st = self->state;
