@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include <caf/all.hpp>
@@ -74,15 +75,26 @@ void gather(self_ptr self, std::vector<partition_actor> targets, Done done, Msg.
   }
 }
 
-void write_registry(self_ptr self, caf::typed_response_promise<topic_description> rp,
-                    topic_description reply) {
+// Writes the topic registry on the I/O worker. Once it is on disk the topics it holds are
+// served (routed and described); `done` gets the write's outcome. Writes are queued in
+// order on the one I/O worker, so a later snapshot never lands before an earlier one.
+void write_registry(self_ptr self, std::function<void(caf::error)> done) {
   auto& ns = *self->state.ctx.storage;
   auto path = ns.registry_path();
   auto topics = ns.topics;
   self->request(self->state.ctx.io_worker, caf::infinite,
                 io_job{[path, topics] { return storage::write_topic_registry(path, topics).error(); }})
-    .then([rp, reply]() mutable { rp.deliver(std::move(reply)); },
-          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+    .then(
+      [self, topics, done] {
+        for (auto& [name, _] : topics)
+          self->state.unregistered.erase(name);
+        publish_routes(self);
+        done({});
+      },
+      [done](caf::error& err) {
+        log_line("writing the topic registry failed: %s", describe(err).c_str());
+        done(std::move(err));
+      });
 }
 
 // Records a new topic in the coordinator: assignment (this broker holds every
@@ -131,6 +143,7 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
   if (!applied)
     return caf::make_error(kafka_error::invalid_config, applied.error().message);
   ns.topics[spec.name] = storage::topic_entry{spec.partitions, spec.replication_factor, spec.configs};
+  self->state.unregistered.insert(spec.name); // until write_registry has it on disk
   topic_description out{spec.name, spec.replication_factor, spec.configs, {}};
   auto now = self->state.ctx.now_ms();
   for (int32_t p = 0; p < spec.partitions; ++p) {
@@ -153,6 +166,10 @@ topic_metadata describe_for_metadata(self_ptr self, const std::string& name) {
   auto it = ns.topics.find(name);
   if (it == ns.topics.end()) {
     t.error = protocol::wire_code(kafka_error::unknown_topic_or_partition);
+    return t;
+  }
+  if (self->state.unregistered.count(name) > 0) { // as Kafka while a topic is being created
+    t.error = protocol::wire_code(kafka_error::leader_not_available);
     return t;
   }
   for (int32_t p = 0; p < it->second.partitions; ++p) {
@@ -320,10 +337,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
             out.topics.push_back({name, protocol::wire_code(to_kafka_error(created.error())), {}});
             continue;
           }
-          auto path = ns.registry_path();
-          auto topics = ns.topics;
-          caf::anon_send(self->state.ctx.io_worker,
-                         io_job{[path, topics] { return storage::write_topic_registry(path, topics).error(); }});
+          write_registry(self, [](const caf::error&) {});
         }
         out.topics.push_back(describe_for_metadata(self, name));
       }
@@ -348,7 +362,12 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       if (!created)
         return created.error();
       auto rp = self->make_response_promise<topic_description>();
-      write_registry(self, rp, std::move(*created));
+      write_registry(self, [rp, reply = std::move(*created)](caf::error err) mutable {
+        if (err)
+          rp.deliver(std::move(err));
+        else
+          rp.deliver(std::move(reply));
+      });
       return rp;
     },
     [=](delete_topic_atom, std::string& name) -> caf::result<std::string> {
@@ -366,6 +385,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
           log_line("coordinator: removing topic %s failed: %s", name.c_str(), st.error().message().c_str());
       });
       ns.topics.erase(name);
+      self->state.unregistered.erase(name);
       for (auto it = self->state.partitions.begin(); it != self->state.partitions.end();)
         it = it->first.topic == name ? self->state.partitions.erase(it) : std::next(it);
       publish_routes(self);

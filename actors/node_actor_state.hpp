@@ -35,6 +35,10 @@ struct node_state {
   std::shared_ptr<const cluster::loaded_view> applied = std::make_shared<const cluster::loaded_view>();
   std::set<topic_partition> opening; ///< logs being opened on the I/O worker
   std::set<topic_partition> closing; ///< partition actors asked to close
+  /// Single node: topics created but not yet in the registry file. Neither routed to nor
+  /// described until it is written, so nothing is acknowledged into a topic that a kill
+  /// would forget.
+  std::set<std::string> unregistered;
   bool stopping = false;
 };
 

@@ -31,7 +31,10 @@ bool internal(const topic_partition& tp) { return tp.topic == cluster::offsets_t
 void publish_routes(self_ptr self) {
   auto& st = self->state;
   if (!clustered(self)) {
-    st.ctx.routes->publish(st.partitions);
+    auto served = st.partitions;
+    for (auto it = served.begin(); it != served.end();)
+      it = st.unregistered.count(it->first.topic) > 0 ? served.erase(it) : std::next(it);
+    st.ctx.routes->publish(served);
     return;
   }
   // __consumer_offsets replicas are neither routed to (clients) nor under retention; only
