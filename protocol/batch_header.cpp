@@ -71,4 +71,9 @@ void set_log_append_time(char* batch, size_t size, int64_t append_time_ms) noexc
   update_crc(batch, size);
 }
 
+void set_no_timestamp(char* batch, size_t size) noexcept {
+  store_be(batch + L::max_timestamp, no_timestamp);
+  update_crc(batch, size);
+}
+
 } // namespace cafka::protocol

@@ -105,4 +105,19 @@ void update_crc(char* batch, size_t size) noexcept;
 /// Readers then report `append_time_ms` as the timestamp of every record.
 void set_log_append_time(char* batch, size_t size, int64_t append_time_ms) noexcept;
 
+/// Kafka's RecordBatch.NO_TIMESTAMP.
+constexpr int64_t no_timestamp = -1;
+
+/// A CreateTime batch whose first timestamp is NO_TIMESTAMP: its producer set no timestamp
+/// (librdkafka given -1 writes first timestamp -1, max timestamp 0 and deltas 0). Read off
+/// the header alone; the broker stores such a batch with max timestamp -1, as Kafka's
+/// recomputed max would be, so rolling and retention fall back to file times.
+inline bool lacks_timestamp(const batch_header& h) noexcept {
+  return !(h.attributes & batch_attributes::log_append_time) && h.base_timestamp < 0;
+}
+
+/// Sets max_timestamp = NO_TIMESTAMP in a complete batch of `size` bytes and recomputes
+/// the CRC.
+void set_no_timestamp(char* batch, size_t size) noexcept;
+
 } // namespace cafka::protocol

@@ -256,6 +256,10 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
       return errc::non_contiguous_offsets;
     if (stamp_epoch >= 0)
       protocol::set_leader_epoch(batches.data() + at, stamp_epoch);
+    if (assign_offsets && protocol::lacks_timestamp(*h) && h->max_timestamp != protocol::no_timestamp) {
+      protocol::set_no_timestamp(batches.data() + at, h->total_size());
+      h->max_timestamp = protocol::no_timestamp;
+    }
     next += int64_t{h->last_offset_delta} + 1;
     info.max_timestamp = std::max(info.max_timestamp, h->max_timestamp);
     info.records += static_cast<size_t>(h->record_count);
@@ -263,7 +267,7 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
     at += h->total_size();
   }
   info.last_offset = next - 1;
-  auto roll_now = should_roll(batches.size(), info.last_offset, now_ms);
+  auto roll_now = should_roll(batches.size(), info, now_ms);
   if (!roll_now)
     return roll_now.error();
   if (*roll_now) {
@@ -303,20 +307,21 @@ bool partition_log::assign_leader_epoch(int32_t epoch) {
   return true;
 }
 
-// Kafka's LogSegment.shouldRoll: the segment would grow past segment.bytes, its first
-// batch is older than roll.ms, an index is full, or offsets would overflow the index.
-result<bool> partition_log::should_roll(size_t append_bytes, int64_t last_offset, int64_t now_ms) {
+// Kafka's LogSegment.shouldRoll: the segment would grow past segment.bytes, it has waited
+// roll.ms (segment::time_waited_for_roll), an index is full, or offsets would overflow the
+// index.
+result<bool> partition_log::should_roll(size_t append_bytes, const append_info& incoming, int64_t now_ms) {
   auto& active = *segments_.back();
   if (active.size() == 0)
     return false;
   if (active.size() > static_cast<uint64_t>(cfg_.segment_bytes) - std::min<uint64_t>(append_bytes, cfg_.segment_bytes))
     return true;
-  auto rolling = active.rolling_timestamp();
-  if (!rolling)
-    return rolling.error();
-  if (now_ms - *rolling > cfg_.roll_ms)
+  auto waited = active.time_waited_for_roll(now_ms, incoming.max_timestamp);
+  if (!waited)
+    return waited.error();
+  if (*waited > cfg_.roll_ms)
     return true;
-  return active.index_full() || last_offset - active.base_offset() > INT32_MAX;
+  return active.index_full() || incoming.last_offset - active.base_offset() > INT32_MAX;
 }
 
 status partition_log::roll(int64_t now_ms) {

@@ -197,7 +197,7 @@ private:
   partition_log(std::string dir, const log_config& cfg);
   status load(int64_t recovery_point, bool clean_shutdown, int64_t now_ms);
   status roll(int64_t now_ms);
-  result<bool> should_roll(size_t append_bytes, int64_t last_offset, int64_t now_ms);
+  result<bool> should_roll(size_t append_bytes, const append_info& incoming, int64_t now_ms);
   status delete_segments_after(size_t index);
   status finish_epochs(const result<leader_epoch_cache>& stored);
   result<append_info> append_batches(std::vector<char>& batches, int64_t now_ms, int32_t stamp_epoch,

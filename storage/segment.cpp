@@ -44,7 +44,8 @@ result<std::unique_ptr<segment>> segment::create(std::string dir, int64_t base_o
     return st.error();
   s->next_offset_ = base_offset;
   s->largest_timestamp_known_ = true;
-  s->rolling_timestamp_ = now_ms;
+  s->created_ms_ = now_ms;
+  s->first_batch_timestamp_ = protocol::no_timestamp; // until the first batch
   return s;
 }
 
@@ -207,7 +208,7 @@ result<scan_summary> segment::recover(const std::function<void(const batch_heade
     return file_size.error();
   size_ = *file_size;
   reset_index_state();
-  rolling_timestamp_.reset();
+  first_batch_timestamp_.reset();
   int64_t expected = base_offset_;
   scan_summary summary;
   bool by_visitor = false;
@@ -289,7 +290,7 @@ void segment::index_batch(const batch_header& h, uint64_t position) {
   }
   bytes_since_index_entry_ += h.total_size();
   if (position == 0)
-    rolling_timestamp_ = h.max_timestamp;
+    first_batch_timestamp_ = h.max_timestamp;
 }
 
 status segment::append(protocol::bytes_view batches) {
@@ -424,8 +425,9 @@ result<int64_t> segment::largest_timestamp() {
   return file_mtime_ms(segment_file_path(dir_, base_offset_, segment_file::log));
 }
 
-result<int64_t> segment::rolling_timestamp() {
-  if (!rolling_timestamp_) {
+result<int64_t> segment::time_waited_for_roll(int64_t now_ms, int64_t incoming_max_timestamp) {
+  if (!first_batch_timestamp_) {
+    first_batch_timestamp_ = protocol::no_timestamp;
     if (size_ > 0) {
       if (auto st = open_log_file(); !st)
         return st.error();
@@ -433,18 +435,19 @@ result<int64_t> segment::rolling_timestamp() {
       auto got = log_.read_at(header, sizeof header, 0);
       if (!got)
         return got.error();
-      auto h = protocol::read_batch_header(protocol::bytes_view(header, *got));
-      if (h)
-        rolling_timestamp_ = h->max_timestamp;
-    }
-    if (!rolling_timestamp_ || *rolling_timestamp_ < 0) {
-      auto mtime = file_mtime_ms(segment_file_path(dir_, base_offset_, segment_file::log));
-      if (!mtime)
-        return mtime.error();
-      rolling_timestamp_ = *mtime;
+      if (auto h = protocol::read_batch_header(protocol::bytes_view(header, *got)))
+        first_batch_timestamp_ = h->max_timestamp;
     }
   }
-  return *rolling_timestamp_;
+  if (*first_batch_timestamp_ >= 0)
+    return incoming_max_timestamp - *first_batch_timestamp_;
+  if (!created_ms_) { // a segment found at start-up: its file's last change stands in
+    auto mtime = file_mtime_ms(segment_file_path(dir_, base_offset_, segment_file::log));
+    if (!mtime)
+      return mtime.error();
+    created_ms_ = *mtime;
+  }
+  return now_ms - *created_ms_;
 }
 
 status segment::truncate_to(int64_t offset) {

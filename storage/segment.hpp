@@ -80,8 +80,11 @@ public:
 
   /// The largest timestamp of any batch (file mtime when no batch has one).
   result<int64_t> largest_timestamp();
-  /// The max timestamp of the first batch, or the creation time: the clock of log.roll.ms.
-  result<int64_t> rolling_timestamp();
+  /// Kafka's LogSegment.timeWaitedForRoll, compared with log.roll.ms: the incoming
+  /// batches' max timestamp minus the first batch's, or, when the first batch has no
+  /// timestamp, the time since the segment was created (its file's mtime if it was found
+  /// at start-up). Old CreateTime records thus do not roll a segment per append.
+  result<int64_t> time_waited_for_roll(int64_t now_ms, int64_t incoming_max_timestamp);
 
   /// Removes every batch whose last offset is >= `offset` (a batch holding `offset` goes
   /// whole, as in Kafka).
@@ -122,7 +125,8 @@ private:
   int64_t largest_timestamp_ = -1;
   int64_t offset_of_largest_timestamp_ = -1;
   bool largest_timestamp_known_ = false;
-  std::optional<int64_t> rolling_timestamp_;
+  std::optional<int64_t> first_batch_timestamp_; ///< max timestamp of batch 0; -1: none
+  std::optional<int64_t> created_ms_;
   bool dirty_ = false;
 };
 

@@ -1,6 +1,9 @@
 // The partition log: append, read, roll, timestamps, truncation, retention, flushing.
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
+#include <cstring>
+
 #include "protocol/batch_header.hpp"
 #include "protocol/errc.hpp"
 #include "protocol/record_batch.hpp"
@@ -17,8 +20,9 @@ using test::make_batch;
 namespace {
 
 std::unique_ptr<partition_log> open_log(const std::string& dir, const log_config& cfg,
-                                        int64_t recovery_point = 0, bool clean = false) {
-  auto log = partition_log::open(dir, cfg, recovery_point, clean, 1000);
+                                        int64_t recovery_point = 0, bool clean = false,
+                                        int64_t now_ms = 1000) {
+  auto log = partition_log::open(dir, cfg, recovery_point, clean, now_ms);
   BOOST_REQUIRE_MESSAGE(log, log.error().message());
   return std::move(*log);
 }
@@ -331,6 +335,75 @@ BOOST_AUTO_TEST_CASE(deletes_oldest_segments_by_size_but_never_the_active_one) {
   BOOST_TEST(log->segment_count() == 1u);
   BOOST_TEST(log->log_start_offset() == 18);
   BOOST_TEST(log->log_end_offset() == 20);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// What librdkafka writes when the application passes timestamp -1: first timestamp -1,
+// max timestamp 0 (with a valid CRC).
+int64_t wall_clock_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+std::vector<char> batch_without_timestamp(int records) {
+  auto batch = make_batch(records, 10, protocol::no_timestamp);
+  int64_t zero = 0;
+  std::memcpy(batch.data() + protocol::batch_layout::max_timestamp, &zero, sizeof zero);
+  protocol::update_crc(batch.data(), batch.size());
+  return batch;
+}
+
+BOOST_AUTO_TEST_SUITE(partition_log_missing_timestamps)
+
+BOOST_AUTO_TEST_CASE(a_batch_without_timestamp_is_stored_with_max_timestamp_minus_one) {
+  test::temp_dir dir;
+  auto log = open_log(dir.path(), test::small_log_config());
+  auto info = append(*log, batch_without_timestamp(3));
+  BOOST_TEST(info.max_timestamp == protocol::no_timestamp);
+  auto bytes = log->read(0, 1 << 20);
+  BOOST_REQUIRE(bytes);
+  auto h = protocol::validate_batch(protocol::bytes_view(bytes->data(), bytes->size())); // CRC holds
+  BOOST_REQUIRE(h);
+  BOOST_TEST(h->max_timestamp == protocol::no_timestamp);
+  BOOST_TEST(h->base_timestamp == protocol::no_timestamp);
+}
+
+BOOST_AUTO_TEST_CASE(batches_without_timestamp_neither_roll_per_append_nor_expire) {
+  test::temp_dir dir;
+  auto cfg = test::small_log_config();
+  cfg.roll_ms = 7LL * 24 * 3600 * 1000;
+  cfg.retention_ms = 168LL * 3600 * 1000;
+  auto now = wall_clock_ms();
+  auto log = open_log(dir.path(), cfg, 0, false, now);
+  for (int i = 0; i < 50; ++i)
+    append(*log, batch_without_timestamp(1), now);
+  BOOST_TEST(log->segment_count() == 1u);
+  auto deleted = log->apply_retention(now + 1000); // files written just now: kept
+  BOOST_REQUIRE(deleted);
+  BOOST_TEST(deleted->empty());
+  BOOST_TEST(log->log_start_offset() == 0);
+  // Past roll.ms after the segment's creation, the next append rolls it.
+  append(*log, batch_without_timestamp(1), now + cfg.roll_ms + 1);
+  BOOST_TEST(log->segment_count() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(old_create_time_records_roll_by_their_own_clock_and_expire) {
+  test::temp_dir dir;
+  auto cfg = test::small_log_config();
+  cfg.roll_ms = 7LL * 24 * 3600 * 1000;
+  cfg.retention_ms = 168LL * 3600 * 1000;
+  auto now = wall_clock_ms();
+  auto log = open_log(dir.path(), cfg, 0, false, now);
+  for (int i = 0; i < 50; ++i) // from 1970: as old as each other, so no roll between them
+    append(*log, make_batch(1, 10, 1000 + i), now);
+  BOOST_TEST(log->segment_count() == 1u);
+  append(*log, make_batch(1, 10, now), now); // its timestamp is far past roll.ms after 1000
+  BOOST_REQUIRE_EQUAL(log->segment_count(), 2u);
+  auto deleted = log->apply_retention(now);
+  BOOST_REQUIRE(deleted);
+  BOOST_TEST(deleted->size() == 1u); // the old records' segment, by their timestamps
+  BOOST_TEST(log->log_start_offset() == 50);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
