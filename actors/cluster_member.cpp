@@ -11,10 +11,13 @@ namespace cafka::member {
 namespace {
 
 using reload_atom = caf::atom_constant<caf::atom("cmreload")>;
+using retry_atom = caf::atom_constant<caf::atom("cmretry")>;
 using register_atom = caf::atom_constant<caf::atom("cmregister")>;
 
-// After a failed load (connection loss, a node missing during registration).
-constexpr auto retry_delay = std::chrono::milliseconds(200);
+// After failed coordinator calls in a row (connection loss, a node missing during
+// registration): 200 ms, doubled up to 5 s, so that a coordinator that is away costs
+// neither a core nor a flood of log lines.
+constexpr cluster::backoff_policy retry_backoff{std::chrono::milliseconds(200), std::chrono::milliseconds(5000)};
 
 } // namespace
 
@@ -28,7 +31,7 @@ void set_controller_epoch(self_ptr self, int32_t epoch) {
 
 void load(self_ptr self) {
   auto& st = self->state;
-  if (st.session_over)
+  if (st.session_over || st.retry_armed) // an armed retry loads when it is due
     return;
   if (st.loading) {
     st.reload_wanted = true;
@@ -106,8 +109,14 @@ void on_failure(self_ptr self, const char* what, std::error_code ec) {
     set_controller_epoch(self, 0);
     return;
   }
-  log_line("broker %d: %s failed: %s; retrying", st.ctx.broker_id, what, ec.message().c_str());
-  self->delayed_send(self, retry_delay, reload_atom::value);
+  if (st.retry_armed)
+    return; // one retry covers every failure until it is due
+  auto delay = cluster::backoff_delay(retry_backoff, st.failures_in_a_row++);
+  log_line("broker %d: %s failed: %s; retrying in %lld ms", st.ctx.broker_id, what, ec.message().c_str(),
+           static_cast<long long>(delay.count()));
+  st.retry_armed = true;
+  st.reload_wanted = false; // the retry loads
+  self->delayed_send(self, delay, retry_atom::value);
 }
 
 // (Re-)creates /brokers/ids/<id> with this broker's data in the current session.
@@ -146,6 +155,8 @@ void on_session_renewed(self_ptr self, int64_t session) {
   st.session_over = false;
   st.electing = false; // an election of the old session may still answer: harmless
   st.checking_ownership = false;
+  st.retry_armed = false; // a new session loads at once; a stale retry only loads again
+  st.failures_in_a_row = 0;
   register_again(self);
   load(self);
 }
@@ -160,12 +171,17 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
   load(self);
   return {
     [=](reload_atom) { load(self); },
+    [=](retry_atom) {
+      self->state.retry_armed = false;
+      load(self);
+    },
     [=](view_loaded& loaded) {
       auto& st = self->state;
       st.loading = false;
-      if (loaded.view)
+      if (loaded.view) {
+        st.failures_in_a_row = 0;
         on_view(self, std::move(*loaded.view));
-      else
+      } else
         on_failure(self, "loading the cluster view", loaded.view.error());
       if (st.reload_wanted) {
         st.reload_wanted = false;
@@ -222,7 +238,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
       }
       auto ec = r.outcome.error();
       if (cluster::is_retriable(ec)) {
-        self->delayed_send(self, retry_delay, register_atom::value);
+        self->delayed_send(self, cluster::backoff_delay(retry_backoff, 0), register_atom::value);
         return;
       }
       // node_exists: a create whose answer was lost made it already (or another live broker

@@ -70,6 +70,8 @@ struct member_state {
   bool loading = false;
   bool reload_wanted = false; ///< a watch fired while a load was running
   bool session_over = false;  ///< closed or expired: nothing more to do
+  bool retry_armed = false;   ///< a reload after failures is scheduled (no load before it)
+  unsigned failures_in_a_row = 0; ///< failed coordinator calls since the last good load
   bool electing = false;
   bool checking_ownership = false;
   bool writing = false;
