@@ -4,6 +4,9 @@
 // clients are exercised in kafka_clients_test.cpp.)
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include "protocol/byte_reader.hpp"
 #include "protocol/byte_writer.hpp"
 #include "protocol/endian.hpp"
@@ -89,6 +92,35 @@ std::vector<char> fetch_v4(const std::string& topic) {
   w.write_i64(0);
   w.write_i32(1 << 20);
   return body;
+}
+
+// The error of a Fetch v4 response with one topic and one partition.
+int16_t error_of_fetch_v4(const std::vector<char>& response) {
+  byte_reader r{{response.data(), response.size()}};
+  r.read_i32(); // correlation
+  r.read_i32(); // throttle
+  r.read_i32();
+  r.read_string();
+  r.read_i32();
+  r.read_i32(); // partition
+  auto error = r.read_i16();
+  return r.ok() ? error : int16_t{-1};
+}
+
+// Auto-creates `topic` with Metadata v1 and waits (bounded) until it is served, as a client
+// does: a new topic answers LEADER_NOT_AVAILABLE until the broker has it on disk.
+void create_by_metadata(test::kafka_socket& s, const std::string& topic, int32_t& corr) {
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    s.send_frame(test::request_frame(3, 1, ++corr, metadata_v1(topic)));
+    BOOST_REQUIRE(s.receive_frame());
+    s.send_frame(test::request_frame(1, 4, ++corr, fetch_v4(topic)));
+    auto fetched = s.receive_frame();
+    BOOST_REQUIRE(fetched);
+    if (error_of_fetch_v4(*fetched) == 0)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  BOOST_FAIL("topic " << topic << " not served after its auto-creation");
 }
 
 // The records of a Fetch v4 response with one topic and one partition (error must be 0).
@@ -184,8 +216,7 @@ BOOST_AUTO_TEST_CASE(hostile_frames_close_their_connection_and_lose_nothing) {
   test::server_process server{dir.path + "/logs", {"socket.request.max.bytes=65536"}};
   test::kafka_socket good{server.kafka_port()};
   int32_t corr = 100;
-  good.send_frame(test::request_frame(3, 1, ++corr, metadata_v1("kept")));
-  BOOST_REQUIRE(good.receive_frame());
+  create_by_metadata(good, "kept", corr);
   auto batch = protocol::build_batch({protocol::record{std::string{"k"}, std::string{"acknowledged"}, {}, 1}});
   good.send_frame(test::request_frame(0, 3, ++corr, produce_v3("kept", batch)));
   BOOST_REQUIRE(good.receive_frame());
@@ -238,8 +269,7 @@ BOOST_AUTO_TEST_CASE(batches_of_every_codec_are_stored_and_served_as_sent) {
   for (auto codec : {protocol::compression_codec::gzip, protocol::compression_codec::snappy,
                      protocol::compression_codec::lz4, protocol::compression_codec::zstd}) {
     auto topic = "codec-" + std::to_string(static_cast<int>(codec));
-    s.send_frame(test::request_frame(3, 1, ++corr, metadata_v1(topic)));
-    BOOST_REQUIRE(s.receive_frame());
+    create_by_metadata(s, topic, corr);
     auto batch = protocol::build_batch({protocol::record{std::string{"k"}, std::string{"opaque"}, {}, 5}});
     batch[protocol::batch_layout::attributes + 1] |= static_cast<char>(codec);
     protocol::update_crc(batch.data(), batch.size());
@@ -258,8 +288,8 @@ BOOST_AUTO_TEST_CASE(legacy_message_sets_are_converted_to_v2_on_append) {
   test::scratch_dir dir;
   test::server_process server{dir.path + "/logs"};
   test::kafka_socket s{server.kafka_port()};
-  s.send_frame(test::request_frame(3, 1, 1, metadata_v1("old")));
-  BOOST_REQUIRE(s.receive_frame());
+  int32_t corr = 0;
+  create_by_metadata(s, "old", corr);
   // Two magic 1 messages as kafka-python writes them for Produce v2: {"k","v",t=1000}
   // and {null,"hello",t=1007}.
   auto legacy = protocol::test::from_hex(
