@@ -18,6 +18,15 @@
 
 namespace cafka {
 
+struct kafka_connection;
+
+/// Told by a connection's replies when one is answered (the listener resumes reading).
+struct connection_events {
+  virtual ~connection_events() = default;
+  /// A request of `request_bytes` was answered (or skipped, as acks=0).
+  virtual void answered(kafka_connection& conn, uint64_t request_bytes) = 0;
+};
+
 struct kafka_connection {
   kafka_connection(caf::io::connection_handle h, size_t max_request_bytes)
     : hdl(h), frames(max_request_bytes) {}
@@ -30,6 +39,14 @@ struct kafka_connection {
   std::string peer_host;
   /// The client id of the request being served ("" for null); JoinGroup keeps it.
   std::string client_id;
+  // Back-pressure (actors/connection_limits.hpp): the bytes of the unanswered requests,
+  // response bytes handed to CAF and those it wrote, whether reading is halted.
+  uint64_t unanswered_request_bytes = 0;
+  uint64_t bytes_handed = 0;
+  uint64_t bytes_written = 0;
+  bool halted = false;
+  int64_t last_active_ms = 0;
+  connection_events* events = nullptr; ///< the listener; cleared when it goes
 };
 
 /// The answer to one request. Copyable into asynchronous callbacks; answering after the
@@ -37,10 +54,11 @@ struct kafka_connection {
 class kafka_reply {
 public:
   kafka_reply(caf::io::abstract_broker* self, std::shared_ptr<kafka_connection> conn,
-              const wire::request_header& header)
+              const wire::request_header& header, uint64_t request_bytes)
     : self_(self),
       conn_(std::move(conn)),
       slot_(conn_->order.reserve()),
+      request_bytes_(request_bytes),
       correlation_id_(header.correlation_id),
       api_key_(header.api_key),
       version_(header.api_version) {}
@@ -69,6 +87,7 @@ public:
       wire::byte_writer w{buf};
       encode(w);
       wire::end_response(buf, start);
+      conn_->bytes_handed += buf.size() - start;
       deliver(std::nullopt); // written already: only the later ones are left to send
       self_->flush(conn_->hdl);
       return;
@@ -90,18 +109,23 @@ private:
       return;
     auto hdl = conn_->hdl;
     bool wrote = false;
-    conn_->order.complete(slot_, std::move(frame), [&](const std::vector<char>& bytes) {
+    auto conn = conn_;
+    conn->order.complete(slot_, std::move(frame), [&](const std::vector<char>& bytes) {
       auto& buf = self_->wr_buf(hdl);
       buf.insert(buf.end(), bytes.begin(), bytes.end());
+      conn->bytes_handed += bytes.size();
       wrote = true;
     });
     if (wrote)
       self_->flush(hdl);
+    if (conn->events)
+      conn->events->answered(*conn, request_bytes_);
   }
 
   caf::io::abstract_broker* self_;
   std::shared_ptr<kafka_connection> conn_;
   uint64_t slot_;
+  uint64_t request_bytes_;
   int32_t correlation_id_;
   int16_t api_key_;
   int16_t version_;

@@ -1,7 +1,11 @@
 #include "actors/kafka_listener.hpp"
 
+#include <sys/socket.h>
+
+#include <algorithm>
 #include <future>
 #include <map>
+#include <set>
 #include <variant>
 
 #include <caf/all.hpp>
@@ -21,28 +25,80 @@ namespace {
 // a handful of reads, small enough that an idle connection's buffer stays small.
 constexpr uint32_t read_chunk_bytes = 256 * 1024;
 
+using resume_atom = caf::atom_constant<caf::atom("klresume")>;
+using idle_check_atom = caf::atom_constant<caf::atom("klidle")>;
+
+struct listener_state;
+using listener_ptr = caf::stateful_actor<listener_state, caf::io::broker>*;
+
+// Answers lower the load; halted connections are looked at again in a message of their
+// own (never from inside the reply that answered, which may run while a frame is served).
+struct load_tracker final : connection_events {
+  listener_ptr self = nullptr;
+  listener_load load;
+  std::set<caf::io::connection_handle> halted;
+  bool resume_scheduled = false;
+
+  void answered(kafka_connection& conn, uint64_t request_bytes) override;
+  void schedule_resume();
+};
+
 struct listener_state {
   static inline const char* name = "cafka.kafka-listener";
   kafka_services services;
   std::string listener_name;
   size_t max_request_bytes = 0;
   std::map<caf::io::connection_handle, std::shared_ptr<kafka_connection>> conns;
+  std::unique_ptr<load_tracker> tracker = std::make_unique<load_tracker>();
+  kafka_listener_context limits;
+
+  ~listener_state() { // replies still held elsewhere must not tell a listener that is gone
+    for (auto& [_, conn] : conns) {
+      conn->events = nullptr;
+      conn->open = false;
+    }
+  }
 };
 
-using listener_ptr = caf::stateful_actor<listener_state, caf::io::broker>*;
+void load_tracker::schedule_resume() {
+  if (halted.empty() || resume_scheduled)
+    return;
+  resume_scheduled = true;
+  self->send(self, resume_atom::value);
+}
+
+void load_tracker::answered(kafka_connection& conn, uint64_t request_bytes) {
+  load.requests -= 1;
+  load.request_bytes -= request_bytes;
+  conn.unanswered_request_bytes -= request_bytes;
+  schedule_resume();
+}
 
 std::string peer_of(listener_ptr self, caf::io::connection_handle hdl) {
   return self->remote_addr(hdl) + ":" + std::to_string(self->remote_port(hdl));
+}
+
+// The connection is gone: its unanswered requests no longer count, its replies do nothing.
+void forget(listener_ptr self, const std::shared_ptr<kafka_connection>& conn) {
+  auto& st = self->state;
+  auto& load = st.tracker->load;
+  load.requests -= std::min(load.requests, conn->order.in_flight());
+  load.request_bytes -= std::min(load.request_bytes, conn->unanswered_request_bytes);
+  conn->open = false;
+  conn->events = nullptr;
+  st.tracker->halted.erase(conn->hdl);
+  st.limits.connections->release(conn->peer_host.substr(1)); // "/<ip>"
+  st.conns.erase(conn->hdl);
+  forget_connection(st.services, static_cast<uint64_t>(conn->hdl.id()));
+  st.tracker->schedule_resume(); // the listener's load went down
 }
 
 // Closes `conn` with the one log line that says why.
 void close_connection(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, const std::string& why) {
   log_line("kafka listener %s: closing %s: %s", self->state.listener_name.c_str(), peer_of(self, conn->hdl).c_str(),
            why.c_str());
-  conn->open = false;
   self->close(conn->hdl);
-  self->state.conns.erase(conn->hdl);
-  forget_connection(self->state.services, static_cast<uint64_t>(conn->hdl.id()));
+  forget(self, conn);
 }
 
 std::string request_name(int16_t key, int16_t version) {
@@ -50,6 +106,16 @@ std::string request_name(int16_t key, int16_t version) {
 }
 
 // Serves one request frame; a non-empty answer says why the connection must close.
+// A reply to the request in `frame`; it counts in the load until it is answered.
+kafka_reply make_reply(listener_ptr self, const std::shared_ptr<kafka_connection>& conn,
+                       const wire::request_header& header, wire::bytes_view frame) {
+  auto& load = self->state.tracker->load;
+  load.requests += 1;
+  load.request_bytes += frame.size();
+  conn->unanswered_request_bytes += frame.size();
+  return kafka_reply{self, conn, header, frame.size()};
+}
+
 std::string serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, wire::bytes_view frame) {
   wire::byte_reader r{frame};
   auto header = wire::decode_request_header(r);
@@ -61,7 +127,7 @@ std::string serve_frame(listener_ptr self, const std::shared_ptr<kafka_connectio
   if (key == static_cast<int16_t>(wire::api_key::api_versions) && range
       && (version < 0 || version > range->max_version)) {
     // Kafka's rule: an ApiVersions version we do not know gets the v0 layout, error 35.
-    kafka_reply{self, conn, *header}.send([](wire::byte_writer& w) {
+    make_reply(self, conn, *header, frame).send([](wire::byte_writer& w) {
       wire::encode_api_versions_response(wire::unsupported_api_versions_response(), 0, w);
     });
     return {};
@@ -75,9 +141,51 @@ std::string serve_frame(listener_ptr self, const std::shared_ptr<kafka_connectio
     conn->client_id.assign(*header->client_id);
   else
     conn->client_id.clear();
-  kafka_reply reply{self, conn, *header};
+  auto reply = make_reply(self, conn, *header, frame);
   std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
   return {};
+}
+
+connection_load load_of(const kafka_connection& conn) {
+  return {conn.order.in_flight(), conn.bytes_handed - conn.bytes_written};
+}
+
+// Serves the complete requests buffered for `conn` while the limits allow; stops reading
+// the socket when they do not, and reads again once they do.
+void serve_buffered(listener_ptr self, const std::shared_ptr<kafka_connection>& conn) {
+  auto& st = self->state;
+  for (;;) {
+    if (!may_read(load_of(*conn), st.tracker->load, st.limits.limits)) {
+      if (!conn->halted) {
+        conn->halted = true;
+        st.tracker->halted.insert(conn->hdl);
+        self->halt(conn->hdl);
+      }
+      conn->frames.compact();
+      return;
+    }
+    auto next = conn->frames.next();
+    if (next.state == wire::frame_reader::status::need_more)
+      break;
+    if (next.state == wire::frame_reader::status::too_large) {
+      close_connection(self, conn,
+                       "request size " + std::to_string(next.size) + " is outside 0.."
+                         + std::to_string(st.max_request_bytes) + " (socket.request.max.bytes)");
+      return;
+    }
+    if (auto why = serve_frame(self, conn, next.frame); !why.empty()) {
+      close_connection(self, conn, why);
+      return;
+    }
+    if (!conn->open)
+      return;
+  }
+  conn->frames.compact();
+  if (conn->halted) {
+    conn->halted = false;
+    st.tracker->halted.erase(conn->hdl);
+    self->trigger(conn->hdl);
+  }
 }
 
 void on_data(listener_ptr self, caf::io::new_data_msg& msg) {
@@ -85,24 +193,66 @@ void on_data(listener_ptr self, caf::io::new_data_msg& msg) {
   if (it == self->state.conns.end())
     return;
   auto conn = it->second; // keeps the connection alive while serving
+  conn->last_active_ms = self->state.limits.now_ms();
   conn->frames.append({msg.buf.data(), msg.buf.size()});
-  for (;;) {
-    auto next = conn->frames.next();
-    if (next.state == wire::frame_reader::status::need_more)
-      break;
-    if (next.state == wire::frame_reader::status::too_large) {
-      close_connection(self, conn,
-                       "request size " + std::to_string(next.size) + " is outside 0.."
-                         + std::to_string(self->state.max_request_bytes) + " (socket.request.max.bytes)");
-      return;
-    }
-    if (auto why = serve_frame(self, conn, next.frame); !why.empty()) {
-      close_connection(self, conn, why);
-      return;
+  serve_buffered(self, conn);
+}
+
+void resume_halted(listener_ptr self) {
+  auto& tracker = *self->state.tracker;
+  tracker.resume_scheduled = false;
+  auto halted = tracker.halted; // serving changes the set
+  for (auto hdl : halted) {
+    auto it = self->state.conns.find(hdl);
+    if (it != self->state.conns.end()) {
+      auto conn = it->second;
+      serve_buffered(self, conn);
     }
   }
-  conn->frames.compact();
 }
+
+// Sets SO_SNDBUF / SO_RCVBUF. CAF 0.17's default multiplexer names a connection by its
+// native socket, so the handle's id is the descriptor.
+void size_socket_buffers(listener_ptr self, caf::io::connection_handle hdl) {
+  auto fd = static_cast<int>(hdl.id());
+  auto set = [&](int option, int32_t bytes, const char* key) {
+    if (bytes > 0 && ::setsockopt(fd, SOL_SOCKET, option, &bytes, sizeof bytes) != 0)
+      log_line("kafka listener %s: %s=%d not applied", self->state.listener_name.c_str(), key, bytes);
+  };
+  set(SO_SNDBUF, self->state.limits.socket_send_buffer_bytes, "socket.send.buffer.bytes");
+  set(SO_RCVBUF, self->state.limits.socket_receive_buffer_bytes, "socket.receive.buffer.bytes");
+}
+
+std::chrono::milliseconds idle_check_interval(int64_t idle_ms) {
+  return std::chrono::milliseconds(std::clamp<int64_t>(idle_ms / 4, 100, 10000));
+}
+
+void close_idle(listener_ptr self) {
+  auto& st = self->state;
+  auto now = st.limits.now_ms();
+  std::vector<std::shared_ptr<kafka_connection>> idle;
+  for (auto& [_, conn] : st.conns)
+    if (now - conn->last_active_ms > st.limits.connections_max_idle_ms)
+      idle.push_back(conn);
+  for (auto& conn : idle)
+    close_connection(self, conn, "idle for more than " + std::to_string(st.limits.connections_max_idle_ms)
+                                   + " ms (connections.max.idle.ms)");
+  self->delayed_send(self, idle_check_interval(st.limits.connections_max_idle_ms), idle_check_atom::value);
+}
+
+} // namespace
+
+read_limits read_limits_of(const config::server_config& cfg) {
+  read_limits out;
+  out.unsent_bytes_per_connection = std::max<uint64_t>(
+    cfg.socket_send_buffer_bytes > 0 ? static_cast<uint64_t>(cfg.socket_send_buffer_bytes) : 0, 64 * 1024);
+  out.queued_requests = static_cast<uint64_t>(cfg.queued_max_requests);
+  if (cfg.queued_max_request_bytes > 0)
+    out.queued_request_bytes = static_cast<uint64_t>(cfg.queued_max_request_bytes);
+  return out;
+}
+
+namespace {
 
 caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, config::listener address,
                                 std::shared_ptr<std::promise<caf::expected<uint16_t>>> bound) {
@@ -120,21 +270,50 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
                                address.host, added->second};
   st.listener_name = address.name;
   st.max_request_bytes = ctx.max_request_bytes;
+  st.tracker->self = self;
+  if (!ctx.connections) // a listener started alone (tests): no connection limits
+    ctx.connections = std::make_shared<connection_counts>(INT32_MAX, INT32_MAX, std::map<std::string, int32_t>{});
+  st.limits = std::move(ctx);
+  self->delayed_send(self, idle_check_interval(st.limits.connections_max_idle_ms), idle_check_atom::value);
   return {
     [=](const caf::io::new_connection_msg& msg) {
-      auto conn = std::make_shared<kafka_connection>(msg.handle, self->state.max_request_bytes);
-      conn->peer_host = "/" + self->remote_addr(msg.handle);
-      self->state.conns.emplace(msg.handle, std::move(conn));
+      auto& st = self->state;
+      auto ip = self->remote_addr(msg.handle);
+      if (auto refused_by = st.limits.connections->admit(ip); !refused_by.empty()) {
+        log_line("kafka listener %s: closing %s:%d: too many connections (%s)", st.listener_name.c_str(),
+                 ip.c_str(), static_cast<int>(self->remote_port(msg.handle)), refused_by.c_str());
+        self->close(msg.handle);
+        return;
+      }
+      auto conn = std::make_shared<kafka_connection>(msg.handle, st.max_request_bytes);
+      conn->peer_host = "/" + ip;
+      conn->events = st.tracker.get();
+      conn->last_active_ms = st.limits.now_ms();
+      st.conns.emplace(msg.handle, std::move(conn));
+      size_socket_buffers(self, msg.handle);
+      self->ack_writes(msg.handle, true); // data_transferred_msg: what the socket took
       self->configure_read(msg.handle, caf::io::receive_policy::at_most(read_chunk_bytes));
     },
     [=](caf::io::new_data_msg& msg) { on_data(self, msg); },
+    [=](const caf::io::data_transferred_msg& msg) {
+      auto it = self->state.conns.find(msg.handle);
+      if (it == self->state.conns.end())
+        return;
+      it->second->bytes_written += msg.written;
+      it->second->last_active_ms = self->state.limits.now_ms();
+      if (it->second->halted)
+        self->state.tracker->schedule_resume();
+    },
+    [=](resume_atom) { resume_halted(self); },
+    [=](idle_check_atom) { close_idle(self); },
     [=](const caf::io::connection_closed_msg& msg) {
       auto it = self->state.conns.find(msg.handle);
       if (it != self->state.conns.end()) {
-        it->second->open = false;
-        self->state.conns.erase(it);
+        auto conn = it->second;
+        forget(self, conn);
+      } else {
+        forget_connection(self->state.services, static_cast<uint64_t>(msg.handle.id()));
       }
-      forget_connection(self->state.services, static_cast<uint64_t>(msg.handle.id()));
     },
     [=](const caf::io::acceptor_closed_msg&) {},
     [=](node_actor& node) { self->state.services.node = std::move(node); },

@@ -3,7 +3,9 @@
 // requests (size:i32 + bytes, at most socket.request.max.bytes), decodes them, hands
 // the work to partition actors and the node actor, and writes each connection's
 // responses in the order of its requests. Malformed, unsupported or oversized requests
-// close that connection only, with one log line.
+// close that connection only, with one log line. Back-pressure and connection limits:
+// actors/connection_limits.hpp (a connection is not read from while it has too many
+// unanswered requests or unsent response bytes, or the listener too many requests).
 
 #include <cstdint>
 #include <functional>
@@ -13,8 +15,10 @@
 #include <caf/actor.hpp>
 #include <caf/fwd.hpp>
 
+#include "actors/connection_limits.hpp"
 #include "actors/node_actor.hpp"
 #include "config/listener.hpp"
+#include "config/server_config.hpp"
 #include "protocol/result.hpp"
 
 namespace cafka {
@@ -30,7 +34,16 @@ struct kafka_listener_context {
   std::function<int64_t()> now_ms;
   std::shared_ptr<producer_id_source> producer_ids;
   std::shared_ptr<group_registry> groups; ///< the consumer groups of this node
+  read_limits limits;
+  /// Shared by the broker's listeners (max.connections counts them all).
+  std::shared_ptr<connection_counts> connections;
+  int64_t connections_max_idle_ms = 600000;
+  int32_t socket_send_buffer_bytes = -1; ///< -1: the OS default
+  int32_t socket_receive_buffer_bytes = -1;
 };
+
+/// The listener limits that server.properties sets.
+read_limits read_limits_of(const config::server_config& cfg);
 
 struct kafka_listener {
   caf::actor actor;

@@ -258,12 +258,16 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
       n.groups->find_or_spawn(group_id);
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
+  auto connections = std::make_shared<connection_counts>(cfg.max_connections, cfg.max_connections_per_ip,
+                                                         cfg.max_connections_per_ip_overrides);
   // Without CAF's network layer (in-process tests and simulations) there are no sockets.
   for (auto& address : n.storage->config.listeners) {
     if (!sys.has_middleman() || !options.kafka_listeners)
       break;
-    kafka_listener_context ctx{n.routes, cfg.broker_id, static_cast<size_t>(cfg.socket_request_max_bytes),
-                               now_ms, ids, n.groups};
+    kafka_listener_context ctx{n.routes,         cfg.broker_id, static_cast<size_t>(cfg.socket_request_max_bytes),
+                               now_ms,           ids,           n.groups,
+                               read_limits_of(cfg), connections, cfg.connections_max_idle_ms,
+                               cfg.socket_send_buffer_bytes, cfg.socket_receive_buffer_bytes};
     auto l = start_kafka_listener(sys, address, std::move(ctx), error_text);
     if (!l) {
       for (auto& started : n.listeners)

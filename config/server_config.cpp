@@ -261,6 +261,39 @@ std::vector<key_spec> make_registry() {
   r.push_back(integer_key("socket.request.max.bytes", "104857600", {1, int_max},
                           &sc::socket_request_max_bytes,
                           "largest request a Kafka listener reads"));
+  r.push_back(integer_key("queued.max.requests", "500", {1, int_max}, &sc::queued_max_requests,
+                          "unanswered requests over a listener's connections before it stops reading"));
+  r.push_back(integer_key("queued.max.request.bytes", "-1", {1, long_max, true}, &sc::queued_max_request_bytes,
+                          "bytes of unanswered requests over a listener's connections before it stops reading"));
+  r.push_back(integer_key("socket.send.buffer.bytes", "102400", {1, int_max, true}, &sc::socket_send_buffer_bytes,
+                          "SO_SNDBUF of client connections (-1: OS default); also the unsent response bytes "
+                          "after which a connection is not read from"));
+  r.push_back(integer_key("socket.receive.buffer.bytes", "102400", {1, int_max, true},
+                          &sc::socket_receive_buffer_bytes, "SO_RCVBUF of client connections (-1: OS default)"));
+  r.push_back(integer_key("max.connections", "2147483647", {0, int_max}, &sc::max_connections,
+                          "client connections over all Kafka listeners; more are closed at once"));
+  r.push_back(integer_key("max.connections.per.ip", "2147483647", {0, int_max}, &sc::max_connections_per_ip,
+                          "client connections from one address; more are closed at once"));
+  r.push_back({{"max.connections.per.ip.overrides", "", "empty or host:count[,host:count...] with counts >= 0",
+                "per-address exceptions to max.connections.per.ip"},
+               [](std::string_view v, st& s, std::string& detail) {
+                 std::map<std::string, int32_t> out;
+                 for (auto& item : split_list(v)) {
+                   auto colon = item.rfind(':');
+                   if (colon == std::string::npos || colon == 0)
+                     return false;
+                   auto n = parse_integer(std::string_view(item).substr(colon + 1), 0, int_max);
+                   if (n.status != parsed_integer::ok) {
+                     detail = "'" + item + "'";
+                     return false;
+                   }
+                   out[item.substr(0, colon)] = static_cast<int32_t>(n.value);
+                 }
+                 s.cfg.max_connections_per_ip_overrides = std::move(out);
+                 return true;
+               }});
+  r.push_back(integer_key("connections.max.idle.ms", "600000", {1, long_max}, &sc::connections_max_idle_ms,
+                          "close a client connection without reads or writes for this long"));
   r.push_back(integer_key("group.initial.rebalance.delay.ms", "3000", {0, int_max},
                           &sc::group_initial_rebalance_delay_ms,
                           "wait this long for more members before a new group's first rebalance"));
@@ -364,7 +397,10 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.auto_create_topics_enable, c.delete_topic_enable,
                     c.replica_lag_time_max_ms, c.replica_fetch_wait_max_ms, c.replica_fetch_max_bytes,
                     c.replica_fetch_backoff_ms, c.replica_high_watermark_checkpoint_interval_ms,
-                    c.unclean_leader_election_enable, c.socket_request_max_bytes,
+                    c.unclean_leader_election_enable, c.socket_request_max_bytes, c.queued_max_requests,
+                    c.queued_max_request_bytes, c.socket_send_buffer_bytes, c.socket_receive_buffer_bytes,
+                    c.max_connections, c.max_connections_per_ip, c.max_connections_per_ip_overrides,
+                    c.connections_max_idle_ms,
                     c.group_initial_rebalance_delay_ms, c.group_min_session_timeout_ms,
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_topic_replication_factor,

@@ -85,6 +85,24 @@ struct server_config {
   bool unclean_leader_election_enable = false;
   /// socket.request.max.bytes (>= 1): the largest request a listener reads.
   int32_t socket_request_max_bytes = 104857600;
+  /// queued.max.requests (>= 1): requests read and not yet answered, over a listener's
+  /// connections; above it no connection of the listener is read from.
+  int32_t queued_max_requests = 500;
+  /// queued.max.request.bytes (>= 1, -1 = unbounded): the bytes of those requests.
+  int64_t queued_max_request_bytes = -1;
+  /// socket.send.buffer.bytes / socket.receive.buffer.bytes (>= 1, -1 = the OS default):
+  /// SO_SNDBUF / SO_RCVBUF of client connections. The send size also bounds the response
+  /// bytes a connection may have waiting for the socket before it is no longer read from.
+  int32_t socket_send_buffer_bytes = 102400;
+  int32_t socket_receive_buffer_bytes = 102400;
+  /// max.connections, max.connections.per.ip (>= 0): connections accepted at once, over the
+  /// broker's listeners and per client address; max.connections.per.ip.overrides
+  /// ("host:count,..."): per-address exceptions. A connection above a limit is closed.
+  int32_t max_connections = 2147483647;
+  int32_t max_connections_per_ip = 2147483647;
+  std::map<std::string, int32_t> max_connections_per_ip_overrides;
+  /// connections.max.idle.ms (>= 1): a connection without reads or writes this long is closed.
+  int64_t connections_max_idle_ms = 600000;
   /// group.initial.rebalance.delay.ms (>= 0): wait for more members before the first
   /// rebalance of an empty group.
   int32_t group_initial_rebalance_delay_ms = 3000;

@@ -114,7 +114,11 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port",
                     "group.min.session.timeout.ms", "group.max.session.timeout.ms"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 41u);
+  for (auto name : {"queued.max.requests", "queued.max.request.bytes", "socket.send.buffer.bytes",
+                    "socket.receive.buffer.bytes", "max.connections", "max.connections.per.ip",
+                    "max.connections.per.ip.overrides", "connections.max.idle.ms"})
+    BOOST_TEST(names.count(name) == 1u, name);
+  BOOST_TEST(names.size() == 49u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -302,6 +306,21 @@ BOOST_AUTO_TEST_CASE(error_messages) {
                 "NAME://host:port (line 1)");
 }
 
+BOOST_AUTO_TEST_CASE(listener_limits) {
+  auto d = config_ok("");
+  BOOST_TEST(d.queued_max_requests == 500);
+  BOOST_TEST(d.queued_max_request_bytes == -1);
+  BOOST_TEST(d.socket_send_buffer_bytes == 102400);
+  BOOST_TEST(d.connections_max_idle_ms == 600000);
+  auto c = config_ok("max.connections.per.ip.overrides=10.0.0.1:5, host-b:0\nmax.connections.per.ip=2\n"
+                     "socket.send.buffer.bytes=-1\n");
+  BOOST_TEST(c.max_connections_per_ip == 2);
+  BOOST_TEST(c.max_connections_per_ip_overrides.size() == 2u);
+  BOOST_TEST(c.max_connections_per_ip_overrides.at("10.0.0.1") == 5);
+  BOOST_TEST(c.max_connections_per_ip_overrides.at("host-b") == 0);
+  BOOST_TEST(c.socket_send_buffer_bytes == -1);
+}
+
 BOOST_AUTO_TEST_CASE(a_fetch_wait_longer_than_the_lag_limit_is_an_error) {
   BOOST_TEST(build_error("replica.lag.time.max.ms=400\n").message
              == "replica.fetch.wait.max.ms: 500 must be at most replica.lag.time.max.ms (400), or followers "
@@ -390,6 +409,15 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"offsets.retention.check.interval.ms", "0"},
     {"caf.port", "-1"},
     {"caf.port", "65536"},
+    {"queued.max.requests", "0"},
+    {"queued.max.request.bytes", "0"},
+    {"socket.send.buffer.bytes", "0"},
+    {"socket.receive.buffer.bytes", "-2"},
+    {"max.connections", "-1"},
+    {"max.connections.per.ip", "-1"},
+    {"max.connections.per.ip.overrides", "10.0.0.1"},
+    {"max.connections.per.ip.overrides", "10.0.0.1:x"},
+    {"connections.max.idle.ms", "0"},
   };
   for (auto& key : known_keys())
     BOOST_TEST(bad.count(key.name) > 0, "no bad value tested for " << key.name);
