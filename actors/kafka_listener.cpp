@@ -105,7 +105,6 @@ std::string request_name(int16_t key, int16_t version) {
   return std::string{wire::api_name(key)} + " (key " + std::to_string(key) + ") v" + std::to_string(version);
 }
 
-// Serves one request frame; a non-empty answer says why the connection must close.
 // A reply to the request in `frame`; it counts in the load until it is answered.
 kafka_reply make_reply(listener_ptr self, const std::shared_ptr<kafka_connection>& conn,
                        const wire::request_header& header, wire::bytes_view frame) {
@@ -116,6 +115,7 @@ kafka_reply make_reply(listener_ptr self, const std::shared_ptr<kafka_connection
   return kafka_reply{self, conn, header, frame.size()};
 }
 
+// Serves one request frame; a non-empty answer says why the connection must close.
 std::string serve_frame(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, wire::bytes_view frame) {
   wire::byte_reader r{frame};
   auto header = wire::decode_request_header(r);
