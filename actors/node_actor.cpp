@@ -330,6 +330,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         for (auto& [name, _] : ns.topics)
           req.topics.push_back(name);
       }
+      bool created_any = false;
       for (auto& name : req.topics) {
         if (ns.topics.count(name) == 0 && req.allow_auto_create && ns.config.auto_create_topics_enable) {
           auto created = create_topic(self, topic_spec{name, -1, -1, {}});
@@ -337,10 +338,12 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
             out.topics.push_back({name, protocol::wire_code(to_kafka_error(created.error())), {}});
             continue;
           }
-          write_registry(self, [](const caf::error&) {});
+          created_any = true;
         }
         out.topics.push_back(describe_for_metadata(self, name));
       }
+      if (created_any) // one registry write for every topic this request created
+        write_registry(self, [](const caf::error&) {});
       return out;
     },
     [=](create_topic_atom, topic_spec& spec, forwarded_atom) -> caf::result<topic_description> {

@@ -64,16 +64,22 @@ void update_crc(char* batch, size_t size) noexcept {
   store_be(batch + L::crc, compute_crc(batch, size));
 }
 
-void set_log_append_time(char* batch, size_t size, int64_t append_time_ms) noexcept {
-  auto attributes = load_be<int16_t>(batch + L::attributes);
-  store_be(batch + L::attributes, static_cast<int16_t>(attributes | batch_attributes::log_append_time));
-  store_be(batch + L::max_timestamp, append_time_ms);
+namespace {
+
+// max_timestamp is covered by the CRC.
+void set_max_timestamp(char* batch, size_t size, int64_t timestamp) noexcept {
+  store_be(batch + L::max_timestamp, timestamp);
   update_crc(batch, size);
 }
 
-void set_no_timestamp(char* batch, size_t size) noexcept {
-  store_be(batch + L::max_timestamp, no_timestamp);
-  update_crc(batch, size);
+} // namespace
+
+void set_log_append_time(char* batch, size_t size, int64_t append_time_ms) noexcept {
+  auto attributes = load_be<int16_t>(batch + L::attributes);
+  store_be(batch + L::attributes, static_cast<int16_t>(attributes | batch_attributes::log_append_time));
+  set_max_timestamp(batch, size, append_time_ms);
 }
+
+void set_no_timestamp(char* batch, size_t size) noexcept { set_max_timestamp(batch, size, no_timestamp); }
 
 } // namespace cafka::protocol

@@ -354,6 +354,14 @@ std::vector<char> batch_without_timestamp(int records) {
   return batch;
 }
 
+// Kafka's defaults: roll after 7 days, keep 168 hours.
+log_config week_long_config() {
+  auto cfg = test::small_log_config();
+  cfg.roll_ms = 7LL * 24 * 3600 * 1000;
+  cfg.retention_ms = 168LL * 3600 * 1000;
+  return cfg;
+}
+
 BOOST_AUTO_TEST_SUITE(partition_log_missing_timestamps)
 
 BOOST_AUTO_TEST_CASE(a_batch_without_timestamp_is_stored_with_max_timestamp_minus_one) {
@@ -371,9 +379,7 @@ BOOST_AUTO_TEST_CASE(a_batch_without_timestamp_is_stored_with_max_timestamp_minu
 
 BOOST_AUTO_TEST_CASE(batches_without_timestamp_neither_roll_per_append_nor_expire) {
   test::temp_dir dir;
-  auto cfg = test::small_log_config();
-  cfg.roll_ms = 7LL * 24 * 3600 * 1000;
-  cfg.retention_ms = 168LL * 3600 * 1000;
+  auto cfg = week_long_config();
   auto now = wall_clock_ms();
   auto log = open_log(dir.path(), cfg, 0, false, now);
   for (int i = 0; i < 50; ++i)
@@ -390,9 +396,7 @@ BOOST_AUTO_TEST_CASE(batches_without_timestamp_neither_roll_per_append_nor_expir
 
 BOOST_AUTO_TEST_CASE(old_create_time_records_roll_by_their_own_clock_and_expire) {
   test::temp_dir dir;
-  auto cfg = test::small_log_config();
-  cfg.roll_ms = 7LL * 24 * 3600 * 1000;
-  cfg.retention_ms = 168LL * 3600 * 1000;
+  auto cfg = week_long_config();
   auto now = wall_clock_ms();
   auto log = open_log(dir.path(), cfg, 0, false, now);
   for (int i = 0; i < 50; ++i) // from 1970: as old as each other, so no roll between them
