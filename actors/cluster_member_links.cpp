@@ -4,6 +4,7 @@
 
 #include <caf/io/middleman.hpp>
 
+#include "actors/caf_port.hpp"
 #include "actors/cluster_member_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
@@ -46,7 +47,7 @@ void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, s
              why.c_str(), static_cast<long long>(wait.count()));
     fail();
   };
-  auto mm = self->system().middleman().actor_handle();
+  auto mm = caf_port_connector(self->system());
   self->request(mm, connect_timeout, caf::connect_atom_v, reg->host, reg->caf_port)
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {

@@ -7,6 +7,7 @@
 #include <caf/all.hpp>
 #include <caf/io/middleman.hpp>
 
+#include "actors/caf_port.hpp"
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
 #include "actors/node_connect.hpp"
@@ -123,7 +124,7 @@ void connect(self_ptr self) {
     return;
   }
   st.connecting = true;
-  auto mm = self->system().middleman().actor_handle();
+  auto mm = caf_port_connector(self->system());
   auto failed = [=](const std::string& why) {
     self->state.connecting = false;
     log_line("broker %d: cannot reach leader broker %d at %s:%u (%s)", self->state.cfg.broker_id,

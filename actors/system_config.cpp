@@ -2,13 +2,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 
+#include "actors/caf_port.hpp"
 #include "actors/errors.hpp"
 #include "actors/type_ids.hpp"
+#include "config/secret_file.hpp"
+#include "protocol/caf_port_handshake.hpp"
 
 namespace cafka {
 
@@ -33,6 +38,14 @@ void configure_actor_system(caf::actor_system_config& cfg) {
   // (docs/replication.md, "Benchmark").
   cfg.set("scheduler.policy", caf::atom("sharing"));
   cfg.set("scheduler.max-threads", static_cast<size_t>(std::max(2u, std::thread::hardware_concurrency())));
+  std::string secret{protocol::caf_handshake::default_secret};
+  if (auto* path = std::getenv("CAFKA_CAF_SECRET_FILE"); path != nullptr && *path != '\0') {
+    if (auto read = config::read_secret_file("CAFKA_CAF_SECRET_FILE", path))
+      secret = std::move(*read);
+    else
+      std::fprintf(stderr, "cafka: %s; using the built-in secret\n", read.error().message.c_str());
+  }
+  set_caf_secret(cfg, std::move(secret));
 }
 
 } // namespace cafka

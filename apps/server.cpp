@@ -18,9 +18,11 @@
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 
+#include "actors/caf_port.hpp"
 #include "actors/node.hpp"
 #include "actors/system_config.hpp"
 #include "config/server_config.hpp"
+#include "protocol/caf_port_handshake.hpp"
 
 namespace {
 
@@ -75,15 +77,23 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  auto caf_secret = cfg.caf_secret_file.empty() ? std::string{cafka::protocol::caf_handshake::default_secret}
+                                                : cfg.caf_secret;
+  auto caf_host = cafka::config::caf_bind_host(cfg);
+  if (caf_host != cfg.listeners.front().host)
+    std::fprintf(stderr, "cafka-server: caf.port listens on %s only: set caf.secret.file for brokers and "
+                         "clients on other hosts\n", caf_host.c_str());
+
   caf::actor_system_config sys_cfg;
   cafka::configure_actor_system(sys_cfg);
+  cafka::set_caf_secret(sys_cfg, caf_secret); // what this broker proves to the others
   caf::actor_system sys{sys_cfg};
 
   // In a cluster the broker registers its caf.port in /brokers/ids before the node actor
   // exists to be published, and the others reach it there: caf.port=0 (any free port)
   // becomes a concrete free port first.
   if (!cfg.zookeeper_connect.empty() && cfg.caf_port == 0)
-    cfg.caf_port = free_port(cfg.listeners.front().host);
+    cfg.caf_port = free_port(caf_host);
 
   std::string error_text;
   auto node = cafka::start_node(sys, cfg, error_text);
@@ -91,11 +101,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cafka-server: cannot start: %s\n", error_text.c_str());
     return 1;
   }
-  auto& host = cfg.listeners.front().host;
-  auto port = sys.middleman().publish(node->actor, cfg.caf_port, host.c_str(), true);
-  if (!port) {
-    std::fprintf(stderr, "cafka-server: caf.port %u on %s: %s\n", cfg.caf_port, host.c_str(),
-                 sys.render(port.error()).c_str());
+  auto published = cafka::publish_on_caf_port(sys, node->actor, caf_host, cfg.caf_port, caf_secret, error_text);
+  if (!published) {
+    std::fprintf(stderr, "cafka-server: caf.port %u on %s: %s\n", cfg.caf_port, caf_host.c_str(), error_text.c_str());
     cafka::stop_node(sys, *node);
     return 1;
   }
@@ -103,14 +111,14 @@ int main(int argc, char** argv) {
   for (auto& l : node->listeners)
     kafka += "kafka " + l.address.host + ":" + std::to_string(l.address.port) + ", ";
   std::printf("cafka-server: broker %d listening: %scaf %s:%u (log.dirs %s)\n", cfg.broker_id, kafka.c_str(),
-              host.c_str(), *port, cfg.log_dirs.front().c_str());
+              caf_host.c_str(), published->port(), cfg.log_dirs.front().c_str());
   std::fflush(stdout);
 
   int sig = 0;
   sigwait(&stop_signals, &sig);
   std::printf("cafka-server: %s received, shutting down\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
   std::fflush(stdout);
-  sys.middleman().unpublish(node->actor, *port);
+  published.reset();
   auto st = cafka::stop_node(sys, *node);
   if (!st) {
     std::fprintf(stderr, "cafka-server: shutdown: %s\n", st.error().message().c_str());

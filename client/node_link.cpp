@@ -9,6 +9,7 @@
 #include <caf/io/middleman.hpp>
 #include <caf/io/middleman_actor.hpp>
 
+#include "actors/caf_port.hpp"
 #include "actors/errors.hpp"
 #include "client/same_actor.hpp"
 
@@ -163,7 +164,7 @@ void connect_now(self_ptr self, uint64_t id) {
     return;
   st.state = phase::connecting;
   auto ep = st.opts.endpoints[st.next_endpoint++ % st.opts.endpoints.size()];
-  auto mm = self->system().middleman().actor_handle();
+  auto mm = caf_port_connector(self->system());
   self->request(mm, st.opts.connect_timeout, caf::connect_atom_v, ep.host, ep.port)
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& ifs) {

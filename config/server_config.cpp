@@ -1,6 +1,7 @@
 #include "config/server_config.hpp"
 
 #include "config/overrides.hpp"
+#include "config/secret_file.hpp"
 #include "config/value_parsers.hpp"
 
 #include <algorithm>
@@ -317,6 +318,21 @@ std::vector<key_spec> make_registry() {
                           "how often the offsets of empty groups are checked for expiry"));
   r.push_back(integer_key("caf.port", "9192", {0, 65535}, &sc::caf_port,
                           "CAF middleman port for brokers and cafka's C++ client (0 = any)"));
+  r.push_back({{"caf.secret.file", "", "a readable file holding the secret (empty = the built-in secret)",
+                "file with the secret brokers and cafka's C++ clients prove on caf.port; needed beyond loopback"},
+               [](std::string_view v, st& s, std::string& detail) {
+                 s.cfg.caf_secret_file = std::string(v);
+                 s.cfg.caf_secret.clear();
+                 if (v.empty())
+                   return true;
+                 auto secret = read_secret_file("caf.secret.file", std::string(v));
+                 if (!secret) {
+                   detail = secret.error().message.substr(secret.error().message.rfind(": ") + 2);
+                   return false;
+                 }
+                 s.cfg.caf_secret = std::move(*secret);
+                 return true;
+               }});
   return r;
 }
 
@@ -380,6 +396,12 @@ std::optional<config_error> check_together(const server_config& c) {
                         "replica.fetch.wait.max.ms: " + std::to_string(c.replica_fetch_wait_max_ms)
                           + " must be at most replica.lag.time.max.ms (" + std::to_string(c.replica_lag_time_max_ms)
                           + "), or followers would leave the ISR while their fetch waits"};
+  // Brokers on other hosts could not pass caf.port's handshake, bound to loopback without a secret.
+  if (!c.zookeeper_connect.empty() && c.caf_secret_file.empty() && !is_loopback_host(c.listeners.front().host))
+    return config_error{errc::invalid_value,
+                        "caf.secret.file: must be set for a cluster whose brokers listen beyond loopback (listener host '"
+                          + c.listeners.front().host
+                          + "'): without it caf.port binds to 127.0.0.1 and the other brokers cannot reach it"};
   return std::nullopt;
 }
 
@@ -405,9 +427,18 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_topic_replication_factor,
                     c.offsets_retention_check_interval_ms,
-                    c.caf_port);
+                    c.caf_port, c.caf_secret_file, c.caf_secret);
   };
   return fields(a) == fields(b);
+}
+
+bool is_loopback_host(std::string_view host) {
+  return host == "localhost" || host == "::1" || host.substr(0, 4) == "127.";
+}
+
+std::string caf_bind_host(const server_config& c) {
+  auto& host = c.listeners.front().host;
+  return !c.caf_secret_file.empty() || is_loopback_host(host) ? host : "127.0.0.1";
 }
 
 const std::vector<key_info>& known_keys() {

@@ -121,7 +121,20 @@ struct server_config {
   int64_t offsets_retention_check_interval_ms = 600000;
   /// caf.port (0..65535): the CAF middleman port for brokers and cafka's C++ client.
   uint16_t caf_port = 9192;
+  /// caf.secret.file: a file holding the secret that brokers and cafka's C++ clients prove
+  /// to each other before CAF's BASP runs on caf.port (actors/caf_port_gate.hpp). Unset:
+  /// a built-in secret, and caf.port binds to loopback only (caf_bind_host()).
+  std::string caf_secret_file;
+  /// The secret read from caf.secret.file when the configuration was built ("" if unset).
+  std::string caf_secret;
 };
+
+/// Where caf.port listens: the first listener's host when caf.secret.file is set or that
+/// host is a loopback address, else 127.0.0.1 (the built-in secret is no protection).
+std::string caf_bind_host(const server_config& c);
+
+/// "localhost", 127.0.0.0/8 or ::1.
+bool is_loopback_host(std::string_view host);
 
 bool operator==(const server_config& a, const server_config& b);
 inline bool operator!=(const server_config& a, const server_config& b) { return !(a == b); }

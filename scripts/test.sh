@@ -19,3 +19,10 @@ ASAN_OPTIONS=detect_leaks=1 \
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scripts/ubsan.supp" \
   ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -E integration_tests
+# Two end-to-end suites run there too, against the sanitizer build's server with ASan/UBSan
+# watching: hostile bytes to every port (docs/security.md) and 20,000 fuzzed requests
+# (scripts/fuzz.sh N runs more).
+ASAN_OPTIONS=detect_leaks=1 \
+LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
+UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scripts/ubsan.supp" \
+  build-sanitize/bin/integration_tests --run_test=hostile_bytes:fuzz_requests --log_level=message --report_level=short

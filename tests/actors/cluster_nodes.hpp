@@ -23,6 +23,8 @@
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 
+#include "actors/caf_port.hpp"
+#include "protocol/caf_port_handshake.hpp"
 #include "actors/cluster_view_cache.hpp"
 #include "actors/errors.hpp"
 #include "actors/group_actor.hpp"
@@ -64,7 +66,7 @@ struct member_node {
   caf::actor_system sys;
   node n;
   bool running = false;
-  uint16_t published = 0; ///< the node actor's caf.port, if published
+  std::unique_ptr<caf_port_publication> published; ///< the node actor at its caf.port, if published
 
   // network: load CAF's network layer, so that the node opens its Kafka listener.
   static caf::actor_system_config& prepare(caf::actor_system_config& c, bool network) {
@@ -99,15 +101,14 @@ struct member_node {
     n = std::move(*started);
     running = true;
     if (network) { // as cafka-server does: the node actor at caf.port
-      auto port = sys.middleman().publish(n.actor, sc.caf_port, "127.0.0.1", true);
-      BOOST_REQUIRE_MESSAGE(port, (port ? std::string{} : sys.render(port.error())));
-      published = *port;
+      published = publish_on_caf_port(sys, n.actor, "127.0.0.1", sc.caf_port,
+                                      std::string{protocol::caf_handshake::default_secret}, error_text);
+      BOOST_REQUIRE_MESSAGE(published, error_text);
     }
   }
 
   void stop() {
-    if (running && published != 0)
-      sys.middleman().unpublish(n.actor, published);
+    published.reset();
     if (running)
       BOOST_CHECK(stop_node(sys, n));
     running = false;

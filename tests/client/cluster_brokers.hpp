@@ -22,6 +22,8 @@
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 
+#include "actors/caf_port.hpp"
+#include "protocol/caf_port_handshake.hpp"
 #include "actors/node.hpp"
 #include "actors/system_config.hpp"
 #include "cluster/embedded_coordinator.hpp"
@@ -52,6 +54,7 @@ struct broker {
   std::unique_ptr<caf::actor_system> sys;
   cafka::node n;
   uint16_t port = 0;
+  std::unique_ptr<cafka::caf_port_publication> published;
 
   broker(std::shared_ptr<cafka::cluster::embedded_store> store, int32_t id, const std::string& log_dir,
          const std::function<void(cafka::config::server_config&)>& tweak = {}) {
@@ -72,9 +75,10 @@ struct broker {
     auto started = cafka::start_node(*sys, sc, error_text, opts);
     BOOST_REQUIRE_MESSAGE(started, "start_node: " << error_text);
     n = std::move(*started);
-    auto p = sys->middleman().publish(n.actor, sc.caf_port, "127.0.0.1", true);
-    BOOST_REQUIRE_MESSAGE(p, "publish: " << why(p));
-    port = *p;
+    published = cafka::publish_on_caf_port(*sys, n.actor, "127.0.0.1", sc.caf_port,
+                                           std::string{cafka::protocol::caf_handshake::default_secret}, error_text);
+    BOOST_REQUIRE_MESSAGE(published, "publish: " << error_text);
+    port = published->port();
   }
 
   ~broker() { stop(); }
@@ -82,7 +86,7 @@ struct broker {
   void stop() {
     if (!sys)
       return;
-    sys->middleman().unpublish(n.actor, port);
+    published.reset();
     auto st = cafka::stop_node(*sys, n);
     BOOST_CHECK_MESSAGE(st, "stop_node: " << (st ? std::string{"ok"} : st.error().message()));
     n = cafka::node{};

@@ -12,6 +12,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/system_config.hpp"
+#include "protocol/caf_port_handshake.hpp"
 #include "client/client_config.hpp"
 
 namespace client_test {
@@ -52,9 +53,10 @@ server::server(const std::string& log_dir, uint16_t port,
   auto n = cafka::start_node(*sys_, cfg, error_text);
   BOOST_REQUIRE_MESSAGE(n, "start_node: " << error_text);
   node_ = std::move(*n);
-  auto p = sys_->middleman().publish(node_.actor, port, "127.0.0.1", true);
-  BOOST_REQUIRE_MESSAGE(p, "publish: " << why(p));
-  port_ = *p;
+  published_ = cafka::publish_on_caf_port(*sys_, node_.actor, "127.0.0.1", port,
+                                          std::string{cafka::protocol::caf_handshake::default_secret}, error_text);
+  BOOST_REQUIRE_MESSAGE(published_, "publish: " << error_text);
+  port_ = published_->port();
 }
 
 server::~server() {
@@ -64,7 +66,7 @@ server::~server() {
 void server::stop() {
   if (!sys_)
     return;
-  sys_->middleman().unpublish(node_.actor, port_);
+  published_.reset();
   auto st = cafka::stop_node(*sys_, node_);
   BOOST_CHECK_MESSAGE(st, "stop_node: " << (st ? std::string{"ok"} : st.error().message()));
   node_ = cafka::node{};

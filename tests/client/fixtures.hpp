@@ -21,6 +21,7 @@
 #include <caf/expected.hpp>
 #include <caf/fwd.hpp>
 
+#include "actors/caf_port.hpp"
 #include "actors/node.hpp"
 #include "client/consumer_records.hpp"
 #include "config/server_config.hpp"
@@ -52,6 +53,7 @@ private:
   std::unique_ptr<caf::actor_system> sys_;
   cafka::node node_;
   uint16_t port_ = 0;
+  std::unique_ptr<cafka::caf_port_publication> published_;
 };
 
 /// The client's actor system (configure_client).

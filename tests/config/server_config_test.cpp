@@ -4,6 +4,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <unistd.h>
+
+#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -27,6 +30,16 @@ loaded_config build_ok(std::string_view text, std::vector<std::string_view> args
   auto built = make_server_config(props(text), *o);
   BOOST_REQUIRE_MESSAGE(built.has_value(), (built ? std::string() : built.error().message));
   return *built;
+}
+
+// A readable caf.secret.file holding "s3cret".
+std::string secret_file() {
+  static const std::string path = [] {
+    auto p = "/tmp/cafka_config_test_secret_" + std::to_string(::getpid());
+    std::ofstream(p) << "s3cret\n";
+    return p;
+  }();
+  return path;
 }
 
 server_config config_ok(std::string_view text, std::vector<std::string_view> args = {}) {
@@ -116,9 +129,9 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
     BOOST_TEST(names.count(name) == 1u, name);
   for (auto name : {"queued.max.requests", "queued.max.request.bytes", "socket.send.buffer.bytes",
                     "socket.receive.buffer.bytes", "max.connections", "max.connections.per.ip",
-                    "max.connections.per.ip.overrides", "connections.max.idle.ms"})
+                    "max.connections.per.ip.overrides", "connections.max.idle.ms", "caf.secret.file"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 49u);
+  BOOST_TEST(names.size() == 50u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -157,7 +170,8 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
                      "offsets.topic.num.partitions=1\n"
                      "offsets.topic.replication.factor=2\n"
                      "offsets.retention.check.interval.ms=1\n"
-                     "caf.port=65535\n");
+                     "caf.port=65535\n"
+                     "caf.secret.file=" + secret_file() + "\n");
   BOOST_TEST(c.broker_id == 5);
   BOOST_TEST(c.broker_rack == "eu-west-1a");
   BOOST_REQUIRE(c.listeners.size() == 2u);
@@ -192,6 +206,8 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
   BOOST_TEST(c.offsets_topic_replication_factor == 2);
   BOOST_TEST(c.offsets_retention_check_interval_ms == 1);
   BOOST_TEST(c.caf_port == 65535);
+  BOOST_TEST(c.caf_secret_file == secret_file());
+  BOOST_TEST(c.caf_secret == "s3cret");
 }
 
 BOOST_AUTO_TEST_CASE(long_keys_take_values_beyond_int) {
@@ -329,6 +345,22 @@ BOOST_AUTO_TEST_CASE(a_fetch_wait_longer_than_the_lag_limit_is_an_error) {
   BOOST_TEST(c.replica_fetch_wait_max_ms == 400);
 }
 
+BOOST_AUTO_TEST_CASE(caf_port_stays_on_loopback_without_a_secret) {
+  BOOST_TEST(caf_bind_host(config_ok("")) == "127.0.0.1");
+  BOOST_TEST(caf_bind_host(config_ok("listeners=PLAINTEXT://0.0.0.0:9092\n")) == "127.0.0.1");
+  BOOST_TEST(caf_bind_host(config_ok("listeners=PLAINTEXT://127.0.0.2:9092\n")) == "127.0.0.2");
+  BOOST_TEST(caf_bind_host(config_ok("listeners=PLAINTEXT://0.0.0.0:9092\ncaf.secret.file=" + secret_file() + "\n"))
+             == "0.0.0.0");
+  // A cluster beyond loopback needs the secret: its brokers could not reach each other.
+  BOOST_TEST(build_error("listeners=PLAINTEXT://10.1.2.3:9092\nzookeeper.connect=zk:2181\n").message
+             == "caf.secret.file: must be set for a cluster whose brokers listen beyond loopback (listener host "
+                "'10.1.2.3'): without it caf.port binds to 127.0.0.1 and the other brokers cannot reach it");
+  auto c = config_ok("listeners=PLAINTEXT://10.1.2.3:9092\nzookeeper.connect=zk:2181\ncaf.secret.file=" + secret_file()
+                     + "\n");
+  BOOST_TEST(c.caf_secret == "s3cret");
+  config_ok("zookeeper.connect=zk:2181\n"); // loopback: the built-in secret will do
+}
+
 BOOST_AUTO_TEST_CASE(integer_overflow_is_an_error) {
   BOOST_TEST(build_error("log.segment.bytes=2147483648\n").message
              == "log.segment.bytes: invalid value '2147483648': expected an integer >= 14; "
@@ -418,6 +450,7 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"max.connections.per.ip.overrides", "10.0.0.1"},
     {"max.connections.per.ip.overrides", "10.0.0.1:x"},
     {"connections.max.idle.ms", "0"},
+    {"caf.secret.file", "/nonexistent/caf.secret"},
   };
   for (auto& key : known_keys())
     BOOST_TEST(bad.count(key.name) > 0, "no bad value tested for " << key.name);

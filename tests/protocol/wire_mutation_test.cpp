@@ -16,6 +16,7 @@
 #include "protocol/wire/request.hpp"
 #include "protocol/wire/request_header.hpp"
 #include "test_support.hpp"
+#include "wire_mutator.hpp"
 #include "wire_test_support.hpp"
 
 // Counting the largest single allocation while a decode runs: a hostile length must
@@ -42,69 +43,13 @@ void operator delete(void* p, size_t) noexcept { std::free(p); }
 
 using namespace cafka::wire;
 using cafka::wire::test::all_request_samples;
+using cafka::wire::test::frame_of;
+using cafka::wire::test::mutate;
 using cafka::wire::test::wire_sample;
 
 namespace {
 
 constexpr size_t min_total_inputs = 1'000'000;
-
-// A request frame body: header v1 (v2 for flexible versions) then the sample's body.
-std::vector<char> frame_of(const wire_sample& s) {
-  std::vector<char> out;
-  byte_writer w{out};
-  w.write_i16(s.api_key);
-  w.write_i16(s.version);
-  w.write_i32(7);
-  w.write_string("mutant");
-  if (is_flexible(s.api_key, s.version))
-    write_empty_tagged_fields(w);
-  w.write_raw({s.body.data(), s.body.size()});
-  return out;
-}
-
-// One random mutation: bit flips, extreme values over a length-sized window, a
-// truncation, an insertion or a deletion.
-void mutate(std::vector<char>& bytes, std::mt19937& gen) {
-  auto pick = [&](size_t n) { return n == 0 ? size_t{0} : static_cast<size_t>(gen() % n); };
-  switch (gen() % 6) {
-    case 0:
-      for (int i = 0, n = 1 + static_cast<int>(gen() % 4); i < n && !bytes.empty(); ++i)
-        bytes[pick(bytes.size())] ^= static_cast<char>(1u << (gen() % 8));
-      break;
-    case 1: {
-      static const uint32_t extremes[] = {0xffffffffu, 0x7fffffffu, 0x80000000u, 0u, 0xfffffffeu, 0x00010000u};
-      auto v = extremes[gen() % 6];
-      auto width = size_t{2} << (gen() % 2); // 2 or 4 bytes: i16 and i32 length fields
-      if (bytes.size() >= width) {
-        auto at = pick(bytes.size() - width + 1);
-        for (size_t i = 0; i < width; ++i)
-          bytes[at + i] = static_cast<char>(v >> (8 * (width - 1 - i)));
-      }
-      break;
-    }
-    case 2:
-      bytes.resize(pick(bytes.size() + 1));
-      break;
-    case 3: {
-      auto at = pick(bytes.size() + 1);
-      auto n = 1 + gen() % 8;
-      for (size_t i = 0; i < n; ++i)
-        bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at), static_cast<char>(gen()));
-      break;
-    }
-    case 4:
-      if (!bytes.empty()) {
-        auto at = pick(bytes.size());
-        auto n = std::min<size_t>(1 + gen() % 8, bytes.size() - at);
-        bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at),
-                    bytes.begin() + static_cast<std::ptrdiff_t>(at + n));
-      }
-      break;
-    default:
-      if (!bytes.empty())
-        bytes[pick(bytes.size())] = static_cast<char>(gen());
-  }
-}
 
 // What the listener does with the records of a decoded produce request.
 void check_produce_records(const produce_request& req, int16_t version) {
