@@ -24,9 +24,14 @@ size_t node_storage::dir_for(const storage::topic_partition& tp) const {
   std::vector<size_t> load(dirs.size(), 0);
   for (auto& [_, p] : partitions)
     ++load[p.dir];
+  // New partitions go to the online dir with the fewest (an offline one takes no writes).
+  auto better = [&](size_t i, size_t than) {
+    bool on_i = !dirs[i]->health().offline(), on_than = !dirs[than]->health().offline();
+    return on_i != on_than ? on_i : load[i] < load[than];
+  };
   size_t dir = 0;
   for (size_t i = 1; i < dirs.size(); ++i)
-    if (load[i] < load[dir])
+    if (better(i, dir))
       dir = i;
   // A partition already on disk stays where it is.
   for (size_t i = 0; i < found_at_start.size(); ++i)

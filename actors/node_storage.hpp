@@ -41,7 +41,7 @@ struct node_storage {
   /// The broker defaults with a topic's overrides (already validated at creation).
   storage::log_config log_config_for(const std::string& topic) const;
   /// The log dir a partition's log belongs in: the one it was found in at start, else the
-  /// one holding the fewest partitions.
+  /// online one holding the fewest partitions.
   size_t dir_for(const storage::topic_partition& tp) const;
   /// Opens (creating) a partition's log in dir_for(tp).
   status open_partition_log(const storage::topic_partition& tp, int64_t now_ms);

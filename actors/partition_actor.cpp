@@ -200,12 +200,22 @@ void start_flush(self_ptr self) {
       },
       [=](caf::error& err) {
         self->state.flush_in_flight = false;
-        log_line("partition %s-%d: fsync failed: %s", self->state.ctx.tp.topic.c_str(),
-                 self->state.ctx.tp.partition, describe(err).c_str());
+        log_line("partition %s-%d: fsync failed: %s%s", self->state.ctx.tp.topic.c_str(),
+                 self->state.ctx.tp.partition, describe(err).c_str(),
+                 self->state.log->dir_health().offline() ? "; its log dir is offline (writes refused until a restart)"
+                                                         : "");
       });
 }
 
 } // namespace
+
+caf::error append_failed(const partition_actor_state& st, std::error_code ec) {
+  if (ec.category() == std::system_category())
+    log_line("partition %s-%d: write failed (%s): its log dir is offline; the partitions there refuse writes "
+             "(KAFKA_STORAGE_ERROR) and keep serving reads until a restart",
+             st.ctx.tp.topic.c_str(), st.ctx.tp.partition, ec.message().c_str());
+  return to_caf_error(ec);
+}
 
 void flush_if_due(partition_self self) {
   if (self->state.log->flush_due(self->state.ctx.now_ms()))
@@ -253,7 +263,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       auto now = st.ctx.now_ms();
       auto info = st.log->append(req.records, now, st.role.leader_epoch);
       if (!info)
-        return to_caf_error(info.error());
+        return append_failed(st, info.error());
       fire_replica_watches(self);
       advance_high_watermark(self);
       if (st.log->flush_due(now))

@@ -84,6 +84,10 @@ void fail_waiting_fetches(partition_self self, const caf::error& err);
 /// Hands an fsync to the I/O worker if the flush policy wants one now.
 void flush_if_due(partition_self self);
 
+/// The error to answer for a failed append; logs once, at the write that failed, that the
+/// log dir went offline (storage/log_dir_health.hpp).
+caf::error append_failed(const partition_actor_state& st, std::error_code ec);
+
 // -- partition_leader.cpp --
 
 /// Applies a role from the node (leader or follower, new epoch or new ISR).

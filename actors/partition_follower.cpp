@@ -58,7 +58,7 @@ caf::result<replica_position> append_replicated(partition_self self, int32_t lea
   if (!records.empty()) {
     auto info = log.append_replicated(records, now);
     if (!info)
-      return to_caf_error(info.error());
+      return append_failed(st, info.error());
     flush_if_due(self);
   }
   (void) leader_log_start; // retention runs on every replica by the same rules

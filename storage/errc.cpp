@@ -19,6 +19,7 @@ struct category : std::error_category {
       case errc::empty_append: return "nothing to append";
       case errc::corrupt_batch: return "stored batch is damaged (CRC mismatch)";
       case errc::non_contiguous_offsets: return "batch offsets do not continue the log end";
+      case errc::log_dir_offline: return "the log directory is offline after a failed write";
     }
     return "unknown storage error";
   }

@@ -67,7 +67,10 @@ result<std::unique_ptr<partition_log>> log_directory::open_log(const topic_parti
   int64_t point = it == recovery_points_.end() ? 0 : it->second;
   // A partition missing from the checkpoint is recovered in full, even after a clean close.
   bool clean = clean_ && it != recovery_points_.end();
-  return partition_log::open(partition_path(tp), cfg, point, clean, now_ms);
+  auto log = partition_log::open(partition_path(tp), cfg, point, clean, now_ms);
+  if (log)
+    (*log)->set_dir_health(health_);
+  return log;
 }
 
 status log_directory::write_checkpoint(const offset_checkpoint& recovery_points) const {

@@ -18,6 +18,7 @@
 #include "protocol/result.hpp"
 #include "storage/checkpoint_file.hpp"
 #include "storage/dir_lock.hpp"
+#include "storage/log_dir_health.hpp"
 #include "storage/log_config.hpp"
 #include "storage/partition_log.hpp"
 #include "storage/topic_partition.hpp"
@@ -33,7 +34,8 @@ public:
   /// Partition folders found under the root.
   result<std::vector<topic_partition>> partitions_on_disk() const;
   /// Opens (creating if needed) a partition's log with the recovery point of the
-  /// checkpoint, recovering it as partition_log::open() describes.
+  /// checkpoint, recovering it as partition_log::open() describes. The log shares this
+  /// directory's health (log_dir_health.hpp).
   result<std::unique_ptr<partition_log>> open_log(const topic_partition& tp, const log_config& cfg,
                                                   int64_t now_ms) const;
   /// The folder of a partition (to delete it once its log is closed).
@@ -54,6 +56,8 @@ public:
   status mark_clean_shutdown(const offset_checkpoint& recovery_points) const;
 
   const std::string& root() const noexcept { return root_; }
+  /// Whether this directory still takes writes; shared with the logs it opened.
+  const log_dir_health& health() const noexcept { return *health_; }
   bool previous_shutdown_was_clean() const noexcept { return clean_; }
 
 private:
@@ -62,6 +66,7 @@ private:
   std::string root_;
   dir_lock lock_;
   bool clean_ = false;
+  std::shared_ptr<log_dir_health> health_ = std::make_shared<log_dir_health>();
   offset_checkpoint recovery_points_; ///< as read at open()
 };
 

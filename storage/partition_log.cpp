@@ -239,6 +239,8 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
                                                   int32_t stamp_epoch, bool assign_offsets) {
   if (batches.empty())
     return errc::empty_append;
+  if (health_->offline())
+    return errc::log_dir_offline;
   // Validate everything before writing anything: an append is all or nothing.
   append_info info;
   int64_t next = log_end_offset();
@@ -270,12 +272,19 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
   auto roll_now = should_roll(batches.size(), info, now_ms);
   if (!roll_now)
     return roll_now.error();
+  // A failed write leaves the directory's disk in doubt (full, failing): every log there
+  // stops taking appends, as Kafka takes the log dir offline. segment::append() has cut
+  // what the write left behind, so nothing half-written stays before the next append.
   if (*roll_now) {
-    if (auto st = roll(now_ms); !st)
+    if (auto st = roll(now_ms); !st) {
+      health_->take_offline(st.error());
       return st.error();
+    }
   }
-  if (auto st = segments_.back()->append(protocol::bytes_view(batches.data(), batches.size())); !st)
+  if (auto st = segments_.back()->append(protocol::bytes_view(batches.data(), batches.size())); !st) {
+    health_->take_offline(st.error());
     return st.error();
+  }
   if (unflushed_records_ == 0)
     first_unflushed_ms_ = now_ms;
   unflushed_records_ += static_cast<int64_t>(info.records);
@@ -488,12 +497,16 @@ result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_
 }
 
 status flush_job::run() {
+  status st;
   for (auto& f : files_)
-    if (auto st = f.sync(); !st)
-      return st;
-  if (!dir_to_sync_.empty())
-    return sync_directory(dir_to_sync_);
-  return {};
+    if (st = f.sync(); !st)
+      break;
+  if (st && !dir_to_sync_.empty())
+    st = sync_directory(dir_to_sync_);
+  // Linux may drop the dirty pages of a failed fsync: a retry would "succeed" without them.
+  if (!st && health_)
+    health_->take_offline(st.error());
+  return st;
 }
 
 bool partition_log::flush_due(int64_t now_ms) const noexcept {
@@ -505,6 +518,7 @@ bool partition_log::flush_due(int64_t now_ms) const noexcept {
 
 result<flush_job> partition_log::prepare_flush() {
   flush_job job;
+  job.health_ = health_;
   if (epoch_file_ == epoch_file_state::stale) {
     if (auto st = save_epochs(); !st)
       return st.error();

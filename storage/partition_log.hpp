@@ -45,6 +45,7 @@
 #include "protocol/result.hpp"
 #include "storage/file.hpp"
 #include "storage/leader_epoch_cache.hpp"
+#include "storage/log_dir_health.hpp"
 #include "storage/log_config.hpp"
 #include "storage/retention.hpp"
 
@@ -82,7 +83,8 @@ struct deleted_segment {
 /// thread while the log keeps taking appends; holds duplicate file descriptors.
 class flush_job {
 public:
-  /// fdatasync()s every file and the folder if needed. Blocking.
+  /// fdatasync()s every file and the folder if needed. Blocking. A failure takes the log's
+  /// directory offline: after a failed fsync the page cache may have dropped the data.
   status run();
   /// The recovery point once run() succeeded.
   int64_t end_offset() const noexcept { return end_offset_; }
@@ -92,6 +94,7 @@ private:
   std::vector<file> files_;
   std::string dir_to_sync_;
   int64_t end_offset_ = 0;
+  std::shared_ptr<log_dir_health> health_;
 };
 
 class partition_log {
@@ -119,6 +122,13 @@ public:
   /// is rewritten. The first batch must start at log_end_offset() and each next one
   /// right after the previous, else non_contiguous_offsets and nothing is written.
   result<append_info> append_replicated(std::vector<char>& batches, int64_t now_ms);
+  /// The health of the directory this log is in (log_directory::open_log sets the one
+  /// its logs share; a log opened alone has its own). Appends refuse with log_dir_offline
+  /// once it is offline; a failed write or fsync of this log takes it offline, after
+  /// cutting what the write left of its batches.
+  void set_dir_health(std::shared_ptr<log_dir_health> health) { health_ = std::move(health); }
+  const log_dir_health& dir_health() const noexcept { return *health_; }
+
   /// A new leader's assign(epoch, log end) (Kafka's makeLeader). True if it changed.
   bool assign_leader_epoch(int32_t epoch);
   const leader_epoch_cache& epoch_cache() const noexcept { return epochs_; }
@@ -215,6 +225,7 @@ private:
   int64_t unflushed_records_ = 0;
   int64_t first_unflushed_ms_ = -1;
   bool dir_dirty_ = false;
+  std::shared_ptr<log_dir_health> health_ = std::make_shared<log_dir_health>();
   recovery_report report_;
   leader_epoch_cache epochs_;
   /// The epoch file against epochs_: current and durable, current but not fsynced, or

@@ -298,8 +298,12 @@ status segment::append(protocol::bytes_view batches) {
     return st;
   if (auto st = open_indexes(); !st)
     return st;
-  if (auto st = log_.append(batches.data(), batches.size()); !st)
+  if (auto st = log_.append(batches.data(), batches.size()); !st) {
+    // A write that stopped half way (ENOSPC) must not leave a torn batch in front of the
+    // next append; recovery would cut it at the next start, but the log goes on until then.
+    (void) log_.truncate(size_);
     return st;
+  }
   size_t at = 0;
   while (at < batches.size()) {
     auto h = protocol::read_batch_header(batches.substr(at));
