@@ -154,4 +154,35 @@ BOOST_AUTO_TEST_CASE(a_client_that_never_reads_slows_only_itself) {
   BOOST_TEST(resident_kib(server.pid()) - rss_before < 128 * 1024);
 }
 
+// max.connections.per.ip refuses the connection beyond the limit at once and admits again
+// when one closes; connections.max.idle.ms closes a connection that stays silent.
+BOOST_AUTO_TEST_CASE(connection_limits_and_idle_connections_in_a_real_server) {
+  cafka::test::scratch_dir dir;
+  cafka::test::server_process server{dir.path, {"max.connections.per.ip=3", "connections.max.idle.ms=2000"}};
+  auto api_versions = cafka::test::request_frame(18, 0, 1);
+  std::vector<std::unique_ptr<cafka::test::kafka_socket>> open;
+  for (int i = 0; i < 3; ++i) {
+    open.push_back(std::make_unique<cafka::test::kafka_socket>(server.kafka_port()));
+    open.back()->send_frame(api_versions);
+    BOOST_REQUIRE_MESSAGE(open.back()->receive_frame(), "connection " << i << " not served");
+  }
+  cafka::test::kafka_socket fourth{server.kafka_port()};
+  BOOST_TEST(fourth.closed_by_peer(), "a 4th connection from 127.0.0.1 was kept");
+  BOOST_TEST(server.output().find("too many connections (max.connections.per.ip)") != std::string::npos);
+  open.pop_back();
+  // The broker notices the close; then a new connection is served (bounded retries).
+  bool served = false;
+  for (int attempt = 0; attempt < 50 && !served; ++attempt) {
+    cafka::test::kafka_socket again{server.kafka_port()};
+    again.send_frame(api_versions);
+    served = again.receive_frame(1000).has_value();
+  }
+  BOOST_TEST(served);
+  // The two left open have been silent since: closed as idle after 2 s.
+  for (auto& s : open)
+    BOOST_TEST(s->closed_by_peer(30'000), "an idle connection was not closed");
+  auto listed = cafka::test::run({"/usr/bin/kcat", "-b", server.bootstrap(), "-L"}, "", 60s);
+  BOOST_TEST(listed.code == 0, show(listed));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
