@@ -42,19 +42,6 @@ int env_int(const char* name, int fallback) {
   return v != nullptr ? std::atoi(v) : fallback;
 }
 
-int connect_to(uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  BOOST_REQUIRE(fd >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  BOOST_REQUIRE_MESSAGE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0,
-                        "connect to port " << port);
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-  return fd;
-}
-
 // Writes what the socket takes within 1 s (the broker may close it half way).
 void send_some(int fd, const std::vector<uint8_t>& bytes) {
   size_t at = 0;
@@ -145,7 +132,7 @@ void hostile_kafka(uint16_t port, std::mt19937& rng) {
       bytes.insert(bytes.end(), tail.begin(), tail.end());
     }
   }
-  int fd = connect_to(port);
+  int fd = cafka::test::connect_nonblocking(port);
   send_some(fd, bytes);
   receive_some(fd, 1 << 20, static_cast<int>(rng() % 50));
   ::close(fd);
@@ -153,7 +140,7 @@ void hostile_kafka(uint16_t port, std::mt19937& rng) {
 
 // One hostile connection to caf.port: nothing in it ever reaches CAF's decoder.
 void hostile_caf(uint16_t port, std::mt19937& rng, std::vector<uint8_t>& recorded_hello) {
-  int fd = connect_to(port);
+  int fd = cafka::test::connect_nonblocking(port);
   switch (rng() % 4) {
     case 0: // random bytes, without reading the greeting
       send_some(fd, random_bytes(rng, 8192));

@@ -51,14 +51,7 @@ long resident_kib(pid_t pid) {
 // Writes Metadata v1 requests (all topics) into a non-blocking socket whenever it takes
 // more, never reading, until `stop`.
 void pipeline_without_reading(uint16_t port, const std::atomic<bool>& stop, long& sent) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  BOOST_REQUIRE(fd >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  BOOST_REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  int fd = cafka::test::connect_nonblocking(port);
   std::vector<char> many;
   for (int i = 0; i < 64; ++i) {
     auto body = cafka::test::request_frame(3, 1, i, {'\xff', '\xff', '\xff', '\xff'}); // topics: null = all

@@ -34,6 +34,10 @@ private:
   int fd_ = -1;
 };
 
+/// A non-blocking socket connected to 127.0.0.1:`port`, for tests that write raw bytes at
+/// their own pace; throws if it cannot connect.
+int connect_nonblocking(uint16_t port);
+
 /// A request frame body: header v1 (api_key, version, correlation id, client id) + body.
 std::vector<char> request_frame(int16_t api_key, int16_t version, int32_t correlation_id,
                                 const std::vector<char>& body = {});
