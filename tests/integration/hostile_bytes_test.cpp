@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -106,6 +107,7 @@ void hostile_kafka(uint16_t port, std::mt19937& rng) {
       break;
     case 1: { // a frame of plausible size around a random body: the decoders see it
       auto body = random_bytes(rng, 512);
+      body.resize(std::max<size_t>(body.size(), 4));
       body[0] = 0;
       body[1] = static_cast<uint8_t>(rng() % 40); // api key 0..39
       body[2] = 0;
