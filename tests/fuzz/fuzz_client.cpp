@@ -26,11 +26,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "protocol/byte_writer.hpp"
 #include "wire_mutator.hpp"
 #include "wire_samples.hpp"
 
@@ -149,6 +151,92 @@ read_state read_response(slot& s) {
   }
 }
 
+// A valid request on a connection of its own, and its answer (nullopt if none came).
+std::optional<std::vector<char>> ask(const options& o, int16_t api_key, const std::vector<char>& body) {
+  std::vector<char> frame(4);
+  cafka::protocol::byte_writer w{frame};
+  w.write_i16(api_key);
+  w.write_i16(0);
+  w.write_i32(1);
+  w.write_i16(4);
+  w.write_raw({"fuzz", 4});
+  w.write_raw({body.data(), body.size()});
+  uint32_t be = htonl(static_cast<uint32_t>(frame.size() - 4));
+  std::memcpy(frame.data(), &be, 4);
+  slot s;
+  s.fd = connect_to(o);
+  if (s.fd < 0)
+    return std::nullopt;
+  std::optional<std::vector<char>> out;
+  if (send_all(s.fd, frame)) {
+    auto until = clock_type::now() + 30s;
+    while (clock_type::now() < until) {
+      pollfd p{s.fd, POLLIN, 0};
+      if (::poll(&p, 1, 100) <= 0)
+        continue;
+      auto state = read_response(s);
+      if (state == read_state::complete)
+        out = s.in;
+      if (state != read_state::partial)
+        break;
+    }
+  }
+  close_slot(s);
+  return out;
+}
+
+std::vector<char> topic_names_body(const std::vector<std::string>& names) {
+  std::vector<char> body;
+  cafka::protocol::byte_writer w{body};
+  w.write_i32(static_cast<int32_t>(names.size()));
+  for (auto& n : names) {
+    w.write_i16(static_cast<int16_t>(n.size()));
+    w.write_raw({n.data(), n.size()});
+  }
+  return body;
+}
+
+// CreateTopics v0 of the checked topic (auto-creation is off on the fuzzed broker).
+bool create_checked_topic(const options& o) {
+  std::vector<char> body;
+  cafka::protocol::byte_writer w{body};
+  w.write_i32(1); // one topic
+  w.write_i16(12);
+  w.write_raw({"fuzz-checked", 12});
+  w.write_i32(1);  // partitions
+  w.write_i16(1);  // replication factor
+  w.write_i32(0);  // assignments
+  w.write_i32(0);  // configs
+  w.write_i32(30000);
+  return ask(o, 19, body).has_value();
+}
+
+// The topics mutated CreateTopics requests made, deleted every so often so that the
+// broker's topic count stays bounded (each new one costs a registry write and every
+// later all-topics Metadata answer).
+void prune_topics(const options& o) {
+  std::string err;
+  std::unique_ptr<RdKafka::Conf> conf{RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL)};
+  conf->set("bootstrap.servers", o.host + ":" + std::to_string(o.port), err);
+  std::unique_ptr<RdKafka::Producer> admin{RdKafka::Producer::create(conf.get(), err)};
+  RdKafka::Metadata* md = nullptr;
+  if (!admin || admin->metadata(true, nullptr, &md, 30000) != RdKafka::ERR_NO_ERROR)
+    return;
+  std::unique_ptr<RdKafka::Metadata> owned{md};
+  std::vector<std::string> names;
+  for (auto* t : *md->topics())
+    if (t->topic() != "fuzz-checked" && t->topic().rfind("__", 0) != 0)
+      names.push_back(t->topic());
+  for (size_t at = 0; at < names.size(); at += 100) {
+    std::vector<std::string> some(names.begin() + static_cast<std::ptrdiff_t>(at),
+                                  names.begin() + static_cast<std::ptrdiff_t>(std::min(at + 100, names.size())));
+    auto body = topic_names_body(some);
+    cafka::protocol::byte_writer w{body};
+    w.write_i32(30000);
+    ask(o, 20, body);
+  }
+}
+
 bool fuzz(const options& o, counts& c) {
   std::vector<wt::wire_sample> samples;
   for (auto* family : {&wt::data_request_samples, &wt::admin_request_samples, &wt::group_request_samples})
@@ -158,6 +246,7 @@ bool fuzz(const options& o, counts& c) {
   std::vector<slot> slots(static_cast<size_t>(o.connections));
   int32_t next_correlation = 1;
   auto last_report = clock_type::now();
+  long next_prune = 5000;
   while (c.sent < o.requests || std::any_of(slots.begin(), slots.end(), [](auto& s) { return s.waiting; })) {
     for (auto& s : slots) {
       if (s.waiting || c.sent >= o.requests)
@@ -224,6 +313,10 @@ bool fuzz(const options& o, counts& c) {
         ++c.unanswered;
         close_slot(s);
       }
+    }
+    if (c.sent >= next_prune) {
+      next_prune += 5000;
+      prune_topics(o);
     }
     if (now - last_report > 10s) {
       last_report = now;
@@ -349,6 +442,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: cafka-fuzz-client --bootstrap-server HOST:PORT [--requests N] [--seed S] "
                          "[--connections C]\n");
     return 2;
+  }
+  if (!create_checked_topic(o)) {
+    std::fprintf(stderr, "fuzz: cannot create topic fuzz-checked at %s:%u\n", o.host.c_str(), o.port);
+    return 1;
   }
   checked_traffic valid;
   std::atomic<bool> stop{false};
