@@ -1,6 +1,8 @@
 #include "actors/node_actor.hpp"
 #include "actors/node_actor_state.hpp"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -113,6 +115,66 @@ void publish_to_coordinator(self_ptr self, const topic_spec& spec) {
                          });
 }
 
+// Takes a topic out of this node: its partition actors stop, then their logs close and
+// their folders go (and `extra_folders`), and `done` runs after the registry (without the
+// topic) is written.
+void remove_topic_locally(self_ptr self, const std::string& name, std::function<void(caf::error)> done,
+                          std::vector<std::string> extra_folders = {}) {
+  auto& ns = *self->state.ctx.storage;
+  auto targets = partitions_of(self, name);
+  self->state.deleting.insert(name);
+  ns.topics.erase(name);
+  self->state.unregistered.erase(name);
+  for (auto it = self->state.partitions.begin(); it != self->state.partitions.end();)
+    it = it->first.topic == name ? self->state.partitions.erase(it) : std::next(it);
+  publish_routes(self);
+  gather<int64_t>(self, targets, [=](std::vector<caf::expected<int64_t>>&) mutable {
+    // Every partition actor has stopped: the logs and folders can go.
+    auto& ns = *self->state.ctx.storage;
+    auto folders = extra_folders;
+    for (auto it = ns.partitions.begin(); it != ns.partitions.end();) {
+      if (it->first.topic == name) {
+        folders.push_back(ns.dirs[it->second.dir]->partition_path(it->first));
+        it = ns.partitions.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    auto path = ns.registry_path();
+    auto topics = ns.topics;
+    self->request(self->state.ctx.io_worker, caf::infinite, io_job{[=] {
+                    std::error_code ec;
+                    for (auto& f : folders)
+                      std::filesystem::remove_all(f, ec);
+                    return storage::write_topic_registry(path, topics).error();
+                  }})
+      .then(
+        [=]() {
+          self->state.deleting.erase(name);
+          done(caf::error{});
+        },
+        [=](caf::error& err) {
+          self->state.deleting.erase(name);
+          done(std::move(err));
+        });
+  }, caf::close_atom_v);
+}
+
+// Each partition holds up to three descriptors (log, index, time index); a topic that
+// would take more than half of what the process may open is refused before any of it is
+// created, so that a CreateTopics asking for millions of partitions (a fuzzer found one)
+// cannot starve the broker's sockets and files.
+std::optional<std::string> too_many_partitions(int32_t partitions) {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+    return std::nullopt;
+  auto budget = static_cast<int64_t>(lim.rlim_cur) / 2;
+  if (int64_t{partitions} * 3 <= budget)
+    return std::nullopt;
+  return std::to_string(partitions) + " partitions would take more than half of this broker's "
+         + std::to_string(lim.rlim_cur) + " file descriptors (RLIMIT_NOFILE); at most " + std::to_string(budget / 3);
+}
+
 // Validates and creates a topic: logs, partition actors, routes. The registry file is
 // written by the caller.
 caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
@@ -122,6 +184,8 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     return caf::make_error(kafka_error::invalid_topic_exception, *why);
   if (ns.topics.count(spec.name) > 0)
     return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
+  if (self->state.deleting.count(spec.name) > 0)
+    return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' is marked for deletion");
   if (spec.name == cluster::offsets_topic_name) // its logs belong to the offsets store
     return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
   for (auto& replicas : spec.assignments)
@@ -133,6 +197,8 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     spec.partitions = cfg.num_partitions;
   if (spec.partitions < 1)
     return caf::make_error(kafka_error::invalid_partitions, "partitions must be at least 1");
+  if (auto why = too_many_partitions(spec.partitions))
+    return caf::make_error(kafka_error::invalid_partitions, *why);
   if (spec.replication_factor == -1)
     spec.replication_factor = static_cast<int16_t>(cfg.default_replication_factor);
   if (spec.replication_factor != 1)
@@ -148,8 +214,23 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
   auto now = self->state.ctx.now_ms();
   for (int32_t p = 0; p < spec.partitions; ++p) {
     topic_partition tp{spec.name, p};
-    if (auto st = ns.open_partition_log(tp, now); !st)
-      return to_caf_error(st.error());
+    if (auto st = ns.open_partition_log(tp, now); !st) {
+      // Nothing of a topic that could not be opened whole stays behind.
+      auto name = spec.name;
+      auto err = st.error();
+      log_line("creating topic %s failed at partition %d: %s; removing what was created", name.c_str(), p,
+               err.message().c_str());
+      // The failed partition's folder may exist without a log.
+      auto failed_folder = ns.dirs[ns.dir_for(tp)]->partition_path(tp);
+      remove_topic_locally(
+        self, name,
+        [name](caf::error e) {
+          if (e)
+            log_line("removing the partial topic %s: %s", name.c_str(), caf::to_string(e).c_str());
+        },
+        {failed_folder});
+      return to_caf_error(err);
+    }
     self->state.partitions[tp] = spawn_partition(self->system(), ns.partitions[tp].log,
                                                  context_for(self, tp, replica_role{}));
     out.partitions.push_back(partition_status{tp, 0, 0, 0, 0, 1, 0});
@@ -359,6 +440,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
     },
     [=](create_topic_atom, topic_spec& spec) -> caf::result<topic_description> {
+      if (auto why = too_many_partitions(spec.partitions)) // before a cluster places any of it
+        return caf::make_error(kafka_error::invalid_partitions, *why);
       if (clustered(self)) // the member forwards it to the controller
         return ask_member<topic_description>(self, create_topic_atom_v, std::move(spec), true);
       auto created = create_topic(self, std::move(spec));
@@ -382,42 +465,18 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       if (ns.topics.count(name) == 0)
         return caf::make_error(kafka_error::unknown_topic_or_partition, "no topic '" + name + "'");
       auto rp = self->make_response_promise<std::string>();
-      auto targets = partitions_of(self, name);
       cluster::unpublish_topic(*self->state.ctx.coordinator, name, ns.topics[name].partitions, [name](status st) {
         if (!st)
           log_line("coordinator: removing topic %s failed: %s", name.c_str(), st.error().message().c_str());
       });
-      ns.topics.erase(name);
-      self->state.unregistered.erase(name);
-      for (auto it = self->state.partitions.begin(); it != self->state.partitions.end();)
-        it = it->first.topic == name ? self->state.partitions.erase(it) : std::next(it);
-      publish_routes(self);
-      gather<int64_t>(self, targets, [=](std::vector<caf::expected<int64_t>>&) mutable {
-        // Every partition actor has stopped: the logs and folders can go.
-        auto& ns = *self->state.ctx.storage;
-        std::vector<std::string> folders;
-        for (auto it = ns.partitions.begin(); it != ns.partitions.end();) {
-          if (it->first.topic == name) {
-            folders.push_back(ns.dirs[it->second.dir]->partition_path(it->first));
-            it = ns.partitions.erase(it);
-          } else {
-            ++it;
-          }
+      remove_topic_locally(self, name, [=](caf::error err) mutable {
+        if (err) {
+          rp.deliver(std::move(err));
+          return;
         }
-        auto path = ns.registry_path();
-        auto topics = ns.topics;
-        self->request(self->state.ctx.io_worker, caf::infinite, io_job{[=] {
-                        std::error_code ec;
-                        for (auto& f : folders)
-                          std::filesystem::remove_all(f, ec);
-                        return storage::write_topic_registry(path, topics).error();
-                      }})
-          .then([=]() mutable {
-                  log_line("deleted topic %s", name.c_str());
-                  rp.deliver(name);
-                },
-                [=](caf::error& err) mutable { rp.deliver(std::move(err)); });
-      }, caf::close_atom_v);
+        log_line("deleted topic %s", name.c_str());
+        rp.deliver(name);
+      });
       return rp;
     },
     [=](describe_atom, std::string& name) -> caf::result<topic_description> {

@@ -39,6 +39,10 @@ struct node_state {
   /// described until it is written, so nothing is acknowledged into a topic that a kill
   /// would forget.
   std::set<std::string> unregistered;
+  /// Single node: topics whose folders are still being removed. Their names stay taken
+  /// until then (Kafka's "marked for deletion"): a new log in the old folder would lose
+  /// its files to the removal.
+  std::set<std::string> deleting;
   bool stopping = false;
 };
 

@@ -2,7 +2,13 @@
 // metadata, auto-creation, restart.
 #include <boost/test/unit_test.hpp>
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <thread>
+#include <vector>
 
 #include <caf/all.hpp>
 
@@ -179,6 +185,92 @@ BOOST_AUTO_TEST_CASE(a_groups_members_are_registered_in_the_nodes_coordinator) {
   BOOST_TEST(rn.children(cluster::consumer_ids_path("readers"))
              == (std::vector<std::string>{cluster::escape_name(member_id)}),
              boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(node_topic_limits)
+
+// A CreateTopics for more partitions than the broker could hold open is refused whole; one
+// that runs out of descriptors half way leaves nothing behind (both found by the fuzzer).
+BOOST_AUTO_TEST_CASE(too_many_partitions_are_refused_and_a_partial_topic_is_removed) {
+  test::temp_folder dir;
+  running_node rn{dir.path};
+  caf::scoped_actor self{rn.sys};
+  auto create = [&](const std::string& name, int32_t partitions) {
+    caf::expected<topic_description> out{caf::error{}};
+    self->request(rn.n.actor, 60s, create_topic_atom_v, topic_spec{name, partitions, 1, {}})
+      .receive([&](topic_description& d) { out = std::move(d); }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  };
+  auto huge = create("huge", 1 << 30);
+  BOOST_REQUIRE(!huge);
+  BOOST_TEST((to_kafka_error(huge.error()) == kafka_error::invalid_partitions));
+  BOOST_TEST(describe(huge.error()).find("file descriptors (RLIMIT_NOFILE)") != std::string::npos, describe(huge.error()));
+  // Few descriptors left: 30 partitions pass the check (30 * 3 = 90 <= 200 / 2) but cannot
+  // all be opened with the 60 descriptors left free.
+  rlimit saved{};
+  getrlimit(RLIMIT_NOFILE, &saved);
+  rlimit low{200, saved.rlim_max};
+  BOOST_REQUIRE(setrlimit(RLIMIT_NOFILE, &low) == 0);
+  std::vector<int> fds; // take every descriptor, then free 60
+  for (int fd; (fd = ::open("/dev/null", O_RDONLY)) >= 0;)
+    fds.push_back(fd);
+  for (int i = 0; i < 60 && !fds.empty(); ++i) {
+    ::close(fds.back());
+    fds.pop_back();
+  }
+  auto partial = create("partial", 30);
+  for (int fd : fds)
+    ::close(fd);
+  setrlimit(RLIMIT_NOFILE, &saved);
+  BOOST_REQUIRE(!partial);
+  BOOST_TEST((to_kafka_error(partial.error()) == kafka_error::kafka_storage_error), describe(partial.error()));
+  // The removal runs after the answer: wait (bounded) until no folder of it is left.
+  bool gone = false;
+  for (int i = 0; i < 200 && !gone; ++i) {
+    gone = true;
+    for (auto& entry : std::filesystem::directory_iterator(dir.path))
+      gone = gone && entry.path().filename().string().rfind("partial-", 0) != 0;
+    if (!gone)
+      std::this_thread::sleep_for(50ms);
+  }
+  BOOST_TEST(gone);
+  // The name is free again once the removal is through ("marked for deletion" until then).
+  auto again = create("partial", 2);
+  for (int i = 0; i < 100 && !again; ++i) {
+    std::this_thread::sleep_for(50ms);
+    again = create("partial", 2);
+  }
+  BOOST_TEST(static_cast<bool>(again), (again ? std::string{} : describe(again.error())));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(node_topic_deletion)
+
+// A topic created again while its folders are still being removed would open its logs in
+// those folders and lose their files (the fuzzer found it: a write then failed with ENOENT
+// and took the log dir offline). Until the removal is through the name is taken.
+BOOST_AUTO_TEST_CASE(a_topic_cannot_be_created_again_while_its_deletion_runs) {
+  test::temp_folder dir;
+  running_node rn{dir.path};
+  caf::scoped_actor self{rn.sys};
+  self->request(rn.n.actor, 10s, create_topic_atom_v, topic_spec{"again", 2, 1, {}})
+    .receive([](topic_description&) {}, [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  self->send(rn.n.actor, delete_topic_atom_v, std::string{"again"}); // answered once removed
+  std::optional<caf::error> refused;
+  self->request(rn.n.actor, 10s, create_topic_atom_v, topic_spec{"again", 2, 1, {}})
+    .receive([](topic_description&) {}, [&](caf::error& e) { refused = e; });
+  BOOST_REQUIRE_MESSAGE(refused, "created again while its deletion ran");
+  BOOST_TEST((to_kafka_error(*refused) == kafka_error::topic_already_exists));
+  BOOST_TEST(describe(*refused).find("marked for deletion") != std::string::npos, describe(*refused));
+  self->receive([](std::string& deleted) { BOOST_TEST(deleted == "again"); },
+                [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  self->request(rn.n.actor, 10s, create_topic_atom_v, topic_spec{"again", 2, 1, {}})
+    .receive([](topic_description& d) { BOOST_TEST(d.partitions.size() == 2u); },
+             [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  BOOST_TEST(std::filesystem::exists(dir.path + "/again-0"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
