@@ -27,6 +27,7 @@ constexpr uint32_t read_chunk_bytes = 256 * 1024;
 
 using resume_atom = caf::atom_constant<caf::atom("klresume")>;
 using idle_check_atom = caf::atom_constant<caf::atom("klidle")>;
+using retrigger_atom = caf::atom_constant<caf::atom("klretrig")>;
 
 struct listener_state;
 using listener_ptr = caf::stateful_actor<listener_state, caf::io::broker>*;
@@ -185,7 +186,22 @@ void serve_buffered(listener_ptr self, const std::shared_ptr<kafka_connection>& 
     conn->halted = false;
     st.tracker->halted.erase(conn->hdl);
     self->trigger(conn->hdl);
+    // CAF 0.17's halt() only queues the removal of the socket from the poll set, applied at
+    // the end of the multiplexer's round; a trigger() in the same round is a no-op and the
+    // late removal then stops reading for good (a pipelining producer of 1 MB requests
+    // stalled so). Triggering again in later rounds is harmless while reading.
+    self->delayed_send(self, std::chrono::milliseconds(10), retrigger_atom::value, conn->hdl, 1);
   }
+}
+
+// The later triggers of serve_buffered(), while the connection still wants reading.
+void retrigger(listener_ptr self, caf::io::connection_handle hdl, int round) {
+  auto it = self->state.conns.find(hdl);
+  if (it == self->state.conns.end() || it->second->halted)
+    return;
+  self->trigger(hdl);
+  if (round == 1)
+    self->delayed_send(self, std::chrono::milliseconds(100), retrigger_atom::value, hdl, 2);
 }
 
 void on_data(listener_ptr self, caf::io::new_data_msg& msg) {
@@ -305,6 +321,7 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
         self->state.tracker->schedule_resume();
     },
     [=](resume_atom) { resume_halted(self); },
+    [=](retrigger_atom, caf::io::connection_handle hdl, int round) { retrigger(self, hdl, round); },
     [=](idle_check_atom) { close_idle(self); },
     [=](const caf::io::connection_closed_msg& msg) {
       auto it = self->state.conns.find(msg.handle);

@@ -147,6 +147,24 @@ BOOST_AUTO_TEST_CASE(a_client_that_never_reads_slows_only_itself) {
   BOOST_TEST(resident_kib(server.pid()) - rss_before < 128 * 1024);
 }
 
+// librdkafka pipelines up to a million requests per connection by default: with 16 KiB
+// records each is a 1 MB batch, so the listener stops and resumes reading this connection
+// all the time. It must always resume (CAF 0.17 dropped a resume that came within the same
+// multiplexer round as the stop, and the producer stalled after a few hundred records).
+BOOST_AUTO_TEST_CASE(a_pipelining_producer_of_large_batches_is_always_read_again) {
+  cafka::test::scratch_dir dir;
+  cafka::test::server_process server{dir.path};
+  auto perf = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-perf", "--bootstrap-server", server.bootstrap(),
+                                "--phases", "produce,consume", "--topic", "large", "--records", "20000",
+                                "--record-size", "16384", "--timeout-ms", "60000"},
+                               "", 300s);
+  BOOST_TEST_MESSAGE(perf.out);
+  BOOST_TEST(perf.code == 0, show(perf));
+  BOOST_TEST(perf.out.find("20000 records of 16384 B") != std::string::npos, perf.out);
+  BOOST_TEST(perf.out.find(" 0 delivery errors") != std::string::npos, perf.out);
+  BOOST_TEST(perf.out.find("0 missing") != std::string::npos, perf.out);
+}
+
 // max.connections.per.ip refuses the connection beyond the limit at once and admits again
 // when one closes; connections.max.idle.ms closes a connection that stays silent.
 BOOST_AUTO_TEST_CASE(connection_limits_and_idle_connections_in_a_real_server) {
