@@ -190,18 +190,16 @@ void serve_buffered(listener_ptr self, const std::shared_ptr<kafka_connection>& 
     // the end of the multiplexer's round; a trigger() in the same round is a no-op and the
     // late removal then stops reading for good (a pipelining producer of 1 MB requests
     // stalled so). Triggering again in later rounds is harmless while reading.
-    self->delayed_send(self, std::chrono::milliseconds(10), retrigger_atom::value, conn->hdl, 1);
+    for (auto later : {std::chrono::milliseconds(10), std::chrono::milliseconds(100)})
+      self->delayed_send(self, later, retrigger_atom::value, conn->hdl);
   }
 }
 
-// The later triggers of serve_buffered(), while the connection still wants reading.
-void retrigger(listener_ptr self, caf::io::connection_handle hdl, int round) {
+// A later trigger of serve_buffered(), while the connection still wants reading.
+void retrigger(listener_ptr self, caf::io::connection_handle hdl) {
   auto it = self->state.conns.find(hdl);
-  if (it == self->state.conns.end() || it->second->halted)
-    return;
-  self->trigger(hdl);
-  if (round == 1)
-    self->delayed_send(self, std::chrono::milliseconds(100), retrigger_atom::value, hdl, 2);
+  if (it != self->state.conns.end() && !it->second->halted)
+    self->trigger(hdl);
 }
 
 void on_data(listener_ptr self, caf::io::new_data_msg& msg) {
@@ -321,7 +319,7 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
         self->state.tracker->schedule_resume();
     },
     [=](resume_atom) { resume_halted(self); },
-    [=](retrigger_atom, caf::io::connection_handle hdl, int round) { retrigger(self, hdl, round); },
+    [=](retrigger_atom, caf::io::connection_handle hdl) { retrigger(self, hdl); },
     [=](idle_check_atom) { close_idle(self); },
     [=](const caf::io::connection_closed_msg& msg) {
       auto it = self->state.conns.find(msg.handle);

@@ -440,10 +440,11 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
     },
     [=](create_topic_atom, topic_spec& spec) -> caf::result<topic_description> {
-      if (auto why = too_many_partitions(spec.partitions)) // before a cluster places any of it
-        return caf::make_error(kafka_error::invalid_partitions, *why);
-      if (clustered(self)) // the member forwards it to the controller
+      if (clustered(self)) { // the member forwards it to the controller
+        if (auto why = too_many_partitions(spec.partitions)) // before the cluster places any of it
+          return caf::make_error(kafka_error::invalid_partitions, *why);
         return ask_member<topic_description>(self, create_topic_atom_v, std::move(spec), true);
+      }
       auto created = create_topic(self, std::move(spec));
       if (!created)
         return created.error();

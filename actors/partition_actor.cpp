@@ -11,6 +11,7 @@
 #include "actors/io_worker.hpp"
 #include "actors/log_line.hpp"
 #include "cluster/isr_changes.hpp"
+#include "storage/errc.hpp"
 #include "storage/file.hpp"
 #include "storage/partition_log.hpp"
 
@@ -210,7 +211,8 @@ void start_flush(self_ptr self) {
 } // namespace
 
 caf::error append_failed(const partition_actor_state& st, std::error_code ec) {
-  if (ec.category() == std::system_category())
+  // Later appends are refused with log_dir_offline: only the write that failed is logged.
+  if (ec != storage::errc::log_dir_offline && st.log->dir_health().offline())
     log_line("partition %s-%d: write failed (%s): its log dir is offline; the partitions there refuse writes "
              "(KAFKA_STORAGE_ERROR) and keep serving reads until a restart",
              st.ctx.tp.topic.c_str(), st.ctx.tp.partition, ec.message().c_str());

@@ -15,14 +15,13 @@ class log_dir_health {
 public:
   bool offline() const noexcept { return offline_.load(std::memory_order_acquire); }
 
-  /// Takes the directory offline; true only for the call that did (the one to report it).
-  bool take_offline(std::error_code why) {
+  /// Takes the directory offline; the first failure is the one kept as the reason.
+  void take_offline(std::error_code why) {
     std::lock_guard<std::mutex> guard{mtx_};
     if (offline_.load(std::memory_order_relaxed))
-      return false;
+      return;
     reason_ = why;
     offline_.store(true, std::memory_order_release);
-    return true;
   }
 
   /// The failure that took it offline (empty while online).

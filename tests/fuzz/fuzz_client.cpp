@@ -111,6 +111,15 @@ bool send_all(int fd, const std::vector<char>& bytes) {
   return true;
 }
 
+// `size:i32` (normally body.size()) + body.
+std::vector<char> with_size_prefix(const std::vector<char>& body, uint32_t size) {
+  std::vector<char> frame(4);
+  uint32_t be = htonl(size);
+  std::memcpy(frame.data(), &be, 4);
+  frame.insert(frame.end(), body.begin(), body.end());
+  return frame;
+}
+
 // The next request: a sample, mutated nine times out of ten, in a frame whose size prefix
 // is right but for one in fifty.
 std::vector<char> next_request(const std::vector<wt::wire_sample>& samples, std::mt19937& gen, int32_t correlation_id,
@@ -121,14 +130,7 @@ std::vector<char> next_request(const std::vector<wt::wire_sample>& samples, std:
     for (int rounds = 1 + static_cast<int>(gen() % 3); rounds > 0; --rounds)
       wt::mutate(body, gen);
   }
-  uint32_t size = static_cast<uint32_t>(body.size());
-  if (gen() % 50 == 0)
-    size = static_cast<uint32_t>(gen());
-  std::vector<char> frame(4);
-  uint32_t be = htonl(size);
-  std::memcpy(frame.data(), &be, 4);
-  frame.insert(frame.end(), body.begin(), body.end());
-  return frame;
+  return with_size_prefix(body, gen() % 50 == 0 ? static_cast<uint32_t>(gen()) : static_cast<uint32_t>(body.size()));
 }
 
 // Reads what arrived; true once a whole response frame is in.
@@ -153,16 +155,8 @@ read_state read_response(slot& s) {
 
 // A valid request on a connection of its own, and its answer (nullopt if none came).
 std::optional<std::vector<char>> ask(const options& o, int16_t api_key, const std::vector<char>& body) {
-  std::vector<char> frame(4);
-  cafka::protocol::byte_writer w{frame};
-  w.write_i16(api_key);
-  w.write_i16(0);
-  w.write_i32(1);
-  w.write_i16(4);
-  w.write_raw({"fuzz", 4});
-  w.write_raw({body.data(), body.size()});
-  uint32_t be = htonl(static_cast<uint32_t>(frame.size() - 4));
-  std::memcpy(frame.data(), &be, 4);
+  auto request = wt::frame_of(wt::wire_sample{api_key, 0, body}, 1); // v0, non-flexible
+  auto frame = with_size_prefix(request, static_cast<uint32_t>(request.size()));
   slot s;
   s.fd = connect_to(o);
   if (s.fd < 0)
