@@ -13,6 +13,7 @@
 #include <caf/io/connection_handle.hpp>
 
 #include "actors/response_order.hpp"
+#include "cluster/client_quotas.hpp"
 #include "protocol/wire/frame_reader.hpp"
 #include "protocol/wire/request_header.hpp"
 
@@ -25,6 +26,9 @@ struct connection_events {
   virtual ~connection_events() = default;
   /// A request of `request_bytes` was answered (or skipped, as acks=0).
   virtual void answered(kafka_connection& conn, uint64_t request_bytes) = 0;
+  /// Records `value` against the connection's client quota of `kind`; returns the
+  /// throttle time for the response (the connection is then not read from for as long).
+  virtual int32_t throttle(kafka_connection& conn, cluster::quota_kind kind, double value) = 0;
 };
 
 struct kafka_connection {
@@ -45,6 +49,10 @@ struct kafka_connection {
   uint64_t bytes_handed = 0;
   uint64_t bytes_written = 0;
   bool halted = false;
+  /// Client quotas: not read from before this time (0: not muted), and whether a timer
+  /// will look at it again then.
+  int64_t muted_until_ms = 0;
+  bool unmute_scheduled = false;
   int64_t last_active_ms = 0;
   connection_events* events = nullptr; ///< the listener; cleared when it goes
 };
@@ -64,6 +72,16 @@ public:
       version_(header.api_version) {}
 
   int16_t version() const noexcept { return version_; }
+
+  /// The throttle time the request's produce quota asked for (the listener records a
+  /// Produce request's bytes when it reads it).
+  int32_t throttle_time_ms() const noexcept { return throttle_ms_; }
+  void set_throttle_time_ms(int32_t ms) noexcept { throttle_ms_ = ms; }
+  /// Records `value` against the connection's quota of `kind` (a fetch's response bytes);
+  /// returns the throttle time for the response.
+  int32_t record_quota(cluster::quota_kind kind, double value) const {
+    return conn_->open && conn_->events ? conn_->events->throttle(*conn_, kind, value) : 0;
+  }
 
   /// The client id of the request (valid while its serve() runs) and the peer's host.
   const std::string& client_id() const noexcept { return conn_->client_id; }
@@ -129,6 +147,7 @@ private:
   int32_t correlation_id_;
   int16_t api_key_;
   int16_t version_;
+  int32_t throttle_ms_ = 0;
 };
 
 } // namespace cafka

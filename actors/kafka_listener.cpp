@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <map>
 #include <set>
@@ -28,6 +29,7 @@ constexpr uint32_t read_chunk_bytes = 256 * 1024;
 using resume_atom = caf::atom_constant<caf::atom("klresume")>;
 using idle_check_atom = caf::atom_constant<caf::atom("klidle")>;
 using retrigger_atom = caf::atom_constant<caf::atom("klretrig")>;
+using unmute_atom = caf::atom_constant<caf::atom("klunmute")>;
 
 struct listener_state;
 using listener_ptr = caf::stateful_actor<listener_state, caf::io::broker>*;
@@ -41,6 +43,7 @@ struct load_tracker final : connection_events {
   bool resume_scheduled = false;
 
   void answered(kafka_connection& conn, uint64_t request_bytes) override;
+  int32_t throttle(kafka_connection& conn, cluster::quota_kind kind, double value) override;
   void schedule_resume();
 };
 
@@ -73,6 +76,21 @@ void load_tracker::answered(kafka_connection& conn, uint64_t request_bytes) {
   load.request_bytes -= request_bytes;
   conn.unanswered_request_bytes -= request_bytes;
   schedule_resume();
+}
+
+// Kafka's throttling (KIP-219): the response goes out at once with throttle_time_ms, and the
+// connection is not read from until the time is over (librdkafka and kafka-python do not
+// wait by themselves: this is what slows them).
+int32_t load_tracker::throttle(kafka_connection& conn, cluster::quota_kind kind, double value) {
+  auto& st = self->state;
+  if (!st.limits.quotas)
+    return 0;
+  auto now = st.limits.now_ms();
+  auto ms = st.limits.quotas->record(kind, cluster::anonymous_user, conn.client_id, value, now);
+  if (ms <= 0)
+    return 0;
+  conn.muted_until_ms = std::max(conn.muted_until_ms, now + ms);
+  return static_cast<int32_t>(std::min<int64_t>(ms, INT32_MAX));
 }
 
 std::string peer_of(listener_ptr self, caf::io::connection_handle hdl) {
@@ -143,8 +161,39 @@ std::string serve_frame(listener_ptr self, const std::shared_ptr<kafka_connectio
   else
     conn->client_id.clear();
   auto reply = make_reply(self, conn, *header, frame);
+  auto& quotas = self->state.limits.quotas;
+  if (!quotas || !quotas->enabled()) {
+    std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
+    return {};
+  }
+  // Kafka's produce quota counts the request's header and body; the request quota the
+  // time its handler took (here: the listener's part of the work).
+  auto& tracker = *self->state.tracker;
+  if (key == static_cast<int16_t>(wire::api_key::produce))
+    reply.set_throttle_time_ms(tracker.throttle(*conn, cluster::quota_kind::producer_byte_rate,
+                                                static_cast<double>(frame.size())));
+  auto started = std::chrono::steady_clock::now();
   std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
+  auto nanos = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - started).count();
+  if (conn->open)
+    tracker.throttle(*conn, cluster::quota_kind::request_percentage, nanos * 100 / 1e9);
   return {};
+}
+
+// Whether `conn` is muted by a quota now; schedules the look at it once the time is over.
+bool muted(listener_ptr self, kafka_connection& conn) {
+  if (conn.muted_until_ms == 0)
+    return false;
+  auto left = conn.muted_until_ms - self->state.limits.now_ms();
+  if (left <= 0) {
+    conn.muted_until_ms = 0;
+    return false;
+  }
+  if (!conn.unmute_scheduled) {
+    conn.unmute_scheduled = true;
+    self->delayed_send(self, std::chrono::milliseconds(left), unmute_atom::value, conn.hdl);
+  }
+  return true;
 }
 
 connection_load load_of(const kafka_connection& conn) {
@@ -156,7 +205,7 @@ connection_load load_of(const kafka_connection& conn) {
 void serve_buffered(listener_ptr self, const std::shared_ptr<kafka_connection>& conn) {
   auto& st = self->state;
   for (;;) {
-    if (!may_read(load_of(*conn), st.tracker->load, st.limits.limits)) {
+    if (!may_read(load_of(*conn), st.tracker->load, st.limits.limits) || muted(self, *conn)) {
       if (!conn->halted) {
         conn->halted = true;
         st.tracker->halted.insert(conn->hdl);
@@ -193,6 +242,16 @@ void serve_buffered(listener_ptr self, const std::shared_ptr<kafka_connection>& 
     for (auto later : {std::chrono::milliseconds(10), std::chrono::milliseconds(100)})
       self->delayed_send(self, later, retrigger_atom::value, conn->hdl);
   }
+}
+
+// A quota's mute is over: serve what is buffered and read again.
+void unmute(listener_ptr self, caf::io::connection_handle hdl) {
+  auto it = self->state.conns.find(hdl);
+  if (it == self->state.conns.end())
+    return;
+  auto conn = it->second;
+  conn->unmute_scheduled = false;
+  serve_buffered(self, conn);
 }
 
 // A later trigger of serve_buffered(), while the connection still wants reading.
@@ -281,7 +340,7 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
   auto& st = self->state;
   st.services = kafka_services{self,      ctx.routes,       std::nullopt,       ctx.broker_id,
                                ctx.now_ms, ctx.producer_ids, make_fetch_polls(), ctx.groups,
-                               address.host, added->second};
+                               address.host, added->second, ctx.quotas, ctx.quota_admin};
   st.listener_name = address.name;
   st.max_request_bytes = ctx.max_request_bytes;
   st.tracker->self = self;
@@ -320,6 +379,7 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
     },
     [=](resume_atom) { resume_halted(self); },
     [=](retrigger_atom, caf::io::connection_handle hdl) { retrigger(self, hdl); },
+    [=](unmute_atom, caf::io::connection_handle hdl) { unmute(self, hdl); },
     [=](idle_check_atom) { close_idle(self); },
     [=](const caf::io::connection_closed_msg& msg) {
       auto it = self->state.conns.find(msg.handle);

@@ -26,6 +26,9 @@ namespace cafka {
 class routing_table;
 class producer_id_source;
 class group_registry;
+namespace cluster {
+class client_quota_registry;
+}
 
 struct kafka_listener_context {
   std::shared_ptr<routing_table> routes;
@@ -40,6 +43,10 @@ struct kafka_listener_context {
   int64_t connections_max_idle_ms = 600000;
   int32_t socket_send_buffer_bytes = -1; ///< -1: the OS default
   int32_t socket_receive_buffer_bytes = -1;
+  /// Client quotas (shared by the broker's listeners) and the actor that alters them; a
+  /// listener without them enforces none and refuses AlterClientQuotas.
+  std::shared_ptr<cluster::client_quota_registry> quotas;
+  caf::actor quota_admin;
 };
 
 /// The listener limits that server.properties sets.

@@ -35,6 +35,9 @@ struct kafka_services {
   /// This listener's host and bound port: FindCoordinator's answer.
   std::string host;
   int32_t port = 0;
+  /// Client quotas: DescribeClientQuotas reads them, AlterClientQuotas goes to the actor.
+  std::shared_ptr<cluster::client_quota_registry> quotas;
+  caf::actor quota_admin;
 };
 
 /// Makes the registry of waiting fetches for one listener.
@@ -69,5 +72,9 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
 void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::list_groups_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::describe_groups_request&& req, const kafka_reply& reply);
+
+// Client quotas (kafka_serve_quotas.cpp).
+void serve(const kafka_services& s, wire::describe_client_quotas_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::alter_client_quotas_request&& req, const kafka_reply& reply);
 
 } // namespace cafka

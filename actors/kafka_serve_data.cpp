@@ -44,8 +44,10 @@ void serve(const kafka_services& s, wire::produce_request&& req, const kafka_rep
   wire::produce_response skeleton;
   skeleton.topics.resize(req.topics.size());
   auto done = kafka_countdown<wire::produce_response>::make(std::move(skeleton), [reply, version, answer](auto& resp) {
-    if (answer)
-      reply.send([&](wire::byte_writer& w) { wire::encode_produce_response(resp, version, w); });
+    if (!answer)
+      return;
+    resp.throttle_time_ms = reply.throttle_time_ms();
+    reply.send([&](wire::byte_writer& w) { wire::encode_produce_response(resp, version, w); });
   });
   if (!answer)
     reply.send_nothing(); // acks=0: the client expects no response; later ones need not wait

@@ -207,6 +207,9 @@ void answer(const kafka_services& s, fetch_poll& poll) {
   if (auto c = s.polls->find_connection(poll.reply.connection_key()); c && c->current.get() == &poll)
     c->current.reset(); // late watch data finds nothing
   apply_max_bytes(poll);
+  // The consumer quota counts the record bytes sent (Kafka: the whole response's size).
+  poll.response.throttle_time_ms =
+    poll.reply.record_quota(cluster::quota_kind::consumer_byte_rate, static_cast<double>(bytes_found(poll)));
   auto version = poll.reply.version();
   poll.reply.send([&](wire::byte_writer& w) { wire::encode_fetch_response(poll.response, version, w); });
 }

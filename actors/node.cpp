@@ -20,6 +20,8 @@
 #include "actors/replicated_offsets.hpp"
 #include "actors/producer_id_source.hpp"
 #include "actors/routing_table.hpp"
+#include "actors/quota_admin.hpp"
+#include "actors/quota_store.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "config/to_log_config.hpp"
 #include "cluster/embedded_store.hpp"
@@ -175,6 +177,27 @@ std::shared_ptr<cluster::coordinator> open_renewing(std::function<std::shared_pt
   return session;
 }
 
+// The client quotas as stored (the file on a single node, ZooKeeper in a cluster), and the
+// actor that alters them. A single node's file that does not parse stops the start; in a
+// cluster the actor loads them again as it starts (and retries until that works).
+status open_quotas(caf::actor_system& sys, const config::server_config& cfg, node& n, bool cluster_mode,
+                   std::string& error_text) {
+  n.quotas = std::make_shared<cluster::client_quota_registry>(cfg.quota_window_num, cfg.quota_window_size_seconds);
+  auto store = cluster_mode ? coordinator_quota_store(n.coordinator)
+                            : file_quota_store(n.storage->dirs.front()->root() + "/cafka-quotas");
+  auto loaded = store->load();
+  if (loaded) {
+    n.quotas->replace(std::move(*loaded));
+  } else if (!cluster_mode) {
+    error_text = n.storage->dirs.front()->root() + "/cafka-quotas: " + loaded.error().message();
+    return loaded.error();
+  } else {
+    log_line("loading the client quotas failed: %s; trying again", loaded.error().message().c_str());
+  }
+  n.quota_admin = spawn_quota_admin(sys, n.quotas, store, n.io_worker, cluster_mode ? n.coordinator : nullptr);
+  return {};
+}
+
 } // namespace
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
@@ -256,6 +279,13 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   if (!cluster_mode)
     for (auto& group_id : n.offsets->groups())
       n.groups->find_or_spawn(group_id);
+  auto quotas = open_quotas(sys, cfg, n, cluster_mode, error_text);
+  if (!quotas) {
+    if (n.offsets)
+      n.offsets->close();
+    close_node_storage(*n.storage);
+    return quotas.error();
+  }
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
   auto connections = std::make_shared<connection_counts>(cfg.max_connections, cfg.max_connections_per_ip,
@@ -267,7 +297,8 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     kafka_listener_context ctx{n.routes,         cfg.broker_id, static_cast<size_t>(cfg.socket_request_max_bytes),
                                now_ms,           ids,           n.groups,
                                read_limits_of(cfg), connections, cfg.connections_max_idle_ms,
-                               cfg.socket_send_buffer_bytes, cfg.socket_receive_buffer_bytes};
+                               cfg.socket_send_buffer_bytes, cfg.socket_receive_buffer_bytes,
+                               n.quotas,         n.quota_admin};
     auto l = start_kafka_listener(sys, address, std::move(ctx), error_text);
     if (!l) {
       for (auto& started : n.listeners)

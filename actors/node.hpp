@@ -21,6 +21,7 @@
 #include "actors/node_actor.hpp"
 #include "actors/offsets_expirer.hpp"
 #include "actors/retention_cleaner.hpp"
+#include "cluster/client_quotas.hpp"
 #include "config/server_config.hpp"
 #include "protocol/result.hpp"
 
@@ -74,6 +75,9 @@ struct node {
   /// a single node).
   std::shared_ptr<replicated_offsets> cluster_offsets;
   offsets_expirer_actor offsets_expirer;
+  /// Client quotas: what the listeners enforce, and the actor that alters them.
+  std::shared_ptr<cluster::client_quota_registry> quotas;
+  caf::actor quota_admin;
   /// The Kafka listeners, with the ports they actually bound.
   std::vector<kafka_listener> listeners;
   /// Cluster mode only: the latest cluster view this broker loaded.

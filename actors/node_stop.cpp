@@ -57,6 +57,8 @@ caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
     caf::anon_send_exit(l.actor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.cleaner, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.offsets_expirer, caf::exit_reason::user_shutdown);
+  if (n.quota_admin)
+    caf::anon_send_exit(n.quota_admin, caf::exit_reason::user_shutdown);
   auto steps = std::make_shared<stop_steps>();
   steps->actor = n.actor;
   steps->io_worker = n.io_worker;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace cafka::cluster {
 
@@ -125,11 +126,43 @@ int64_t quota_usage::record(const quota_table& quotas, quota_kind kind, const st
   auto quota = quotas.match(kind, user, client_id);
   if (!quota)
     return 0;
+  expire_idle(now_ms);
   auto key = std::make_tuple(kind, quota->user_tag, quota->client_tag);
-  auto it = budgets_.try_emplace(key, samples_, window_ms_).first;
-  it->second.record(value, now_ms);
-  auto throttle = throttle_time_ms(it->second.rate(now_ms), quota->limit, it->second.window_size(now_ms));
+  auto it = budgets_.try_emplace(key, budget{windowed_rate{samples_, window_ms_}, now_ms}).first;
+  auto& rate = it->second.rate;
+  it->second.last_ms = now_ms;
+  rate.record(value, now_ms);
+  auto throttle = throttle_time_ms(rate.rate(now_ms), quota->limit, rate.window_size(now_ms));
   return kind == quota_kind::request_percentage ? std::min(throttle, window_ms_) : throttle;
+}
+
+void quota_usage::expire_idle(int64_t now_ms) {
+  constexpr int64_t idle_ms = 3600 * 1000;
+  if (now_ms < next_expiry_ms_)
+    return;
+  next_expiry_ms_ = now_ms + 60 * 1000;
+  for (auto it = budgets_.begin(); it != budgets_.end();)
+    it = now_ms - it->second.last_ms > idle_ms ? budgets_.erase(it) : std::next(it);
+}
+
+quota_table client_quota_registry::table() const {
+  std::lock_guard<std::mutex> guard{mutex_};
+  return table_;
+}
+
+void client_quota_registry::replace(quota_table table) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  if (!table.entries().empty())
+    enabled_ = true; // sticky, as Kafka's quotaTypesEnabled
+  table_ = std::move(table);
+}
+
+int64_t client_quota_registry::record(quota_kind kind, const std::string& user, const std::string& client_id,
+                                      double value, int64_t now_ms) {
+  if (!enabled_.load(std::memory_order_relaxed))
+    return 0;
+  std::lock_guard<std::mutex> guard{mutex_};
+  return usage_.record(table_, kind, user, client_id, value, now_ms);
 }
 
 } // namespace cafka::cluster

@@ -12,8 +12,10 @@
 // (U, C) its own, user levels each U, client levels each C; a <default> quota gives every
 // entity a budget of its own, not one shared pool. Plaintext clients are user "ANONYMOUS".
 
+#include <atomic>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -121,10 +123,45 @@ public:
   int64_t record(const quota_table& quotas, quota_kind kind, const std::string& user, const std::string& client_id,
                  double value, int64_t now_ms);
 
+  /// Budgets in use (those idle for an hour are dropped, as Kafka expires its sensors).
+  size_t budgets() const noexcept { return budgets_.size(); }
+
 private:
+  struct budget {
+    windowed_rate rate;
+    int64_t last_ms = 0;
+  };
+  void expire_idle(int64_t now_ms);
+
   int samples_;
   int64_t window_ms_;
-  std::map<std::tuple<quota_kind, std::string, std::string>, windowed_rate> budgets_;
+  std::map<std::tuple<quota_kind, std::string, std::string>, budget> budgets_;
+  int64_t next_expiry_ms_ = 0;
 };
+
+/// The quotas of one broker as its listeners use them from their threads: the configured
+/// table (replaced whole when the stored quotas change) and the budgets.
+class client_quota_registry {
+public:
+  client_quota_registry(int window_num = 11, int window_size_seconds = 1) : usage_(window_num, window_size_seconds) {}
+
+  quota_table table() const;
+  void replace(quota_table table);
+  /// Whether anything is recorded (some quota was configured since the broker started).
+  bool enabled() const noexcept { return enabled_.load(std::memory_order_relaxed); }
+  /// quota_usage::record under the lock; 0 at once while no quota was ever configured
+  /// (Kafka records nothing until then either).
+  int64_t record(quota_kind kind, const std::string& user, const std::string& client_id, double value,
+                 int64_t now_ms);
+
+private:
+  mutable std::mutex mutex_;
+  std::atomic<bool> enabled_{false};
+  quota_table table_;
+  quota_usage usage_;
+};
+
+/// The user of a connection without authentication (every connection today: no SASL yet).
+inline const std::string anonymous_user = "ANONYMOUS";
 
 } // namespace cafka::cluster

@@ -295,6 +295,10 @@ std::vector<key_spec> make_registry() {
                }});
   r.push_back(integer_key("connections.max.idle.ms", "600000", {1, long_max}, &sc::connections_max_idle_ms,
                           "close a client connection without reads or writes for this long"));
+  r.push_back(integer_key("quota.window.num", "11", {1, int_max}, &sc::quota_window_num,
+                          "samples of a client quota's rate (the current one and the whole ones before it)"));
+  r.push_back(integer_key("quota.window.size.seconds", "1", {1, int_max}, &sc::quota_window_size_seconds,
+                          "length of one sample of a client quota's rate"));
   r.push_back(integer_key("group.initial.rebalance.delay.ms", "3000", {0, int_max},
                           &sc::group_initial_rebalance_delay_ms,
                           "wait this long for more members before a new group's first rebalance"));
@@ -422,7 +426,7 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.unclean_leader_election_enable, c.socket_request_max_bytes, c.queued_max_requests,
                     c.queued_max_request_bytes, c.socket_send_buffer_bytes, c.socket_receive_buffer_bytes,
                     c.max_connections, c.max_connections_per_ip, c.max_connections_per_ip_overrides,
-                    c.connections_max_idle_ms,
+                    c.connections_max_idle_ms, c.quota_window_num, c.quota_window_size_seconds,
                     c.group_initial_rebalance_delay_ms, c.group_min_session_timeout_ms,
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_topic_replication_factor,

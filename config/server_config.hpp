@@ -103,6 +103,10 @@ struct server_config {
   std::map<std::string, int32_t> max_connections_per_ip_overrides;
   /// connections.max.idle.ms (>= 1): a connection without reads or writes this long is closed.
   int64_t connections_max_idle_ms = 600000;
+  /// quota.window.num / quota.window.size.seconds (>= 1): client quotas measure rates over
+  /// this many samples of this length (docs/quotas.md).
+  int32_t quota_window_num = 11;
+  int32_t quota_window_size_seconds = 1;
   /// group.initial.rebalance.delay.ms (>= 0): wait for more members before the first
   /// rebalance of an empty group.
   int32_t group_initial_rebalance_delay_ms = 3000;

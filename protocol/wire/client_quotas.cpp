@@ -150,4 +150,87 @@ void encode_alter_client_quotas_response(const alter_client_quotas_response& res
   end_struct(w, flexible);
 }
 
+void encode_describe_client_quotas_request(const describe_client_quotas_request& req, int16_t version,
+                                           byte_writer& w) {
+  bool flexible = is_flexible_version(version);
+  write_array_count(w, static_cast<int32_t>(req.components.size()), flexible);
+  for (auto& c : req.components) {
+    write_string(w, c.entity_type, flexible);
+    w.write_i8(c.match_type);
+    write_nullable_string(w, c.match, flexible);
+    end_struct(w, flexible);
+  }
+  w.write_i8(req.strict ? 1 : 0);
+  end_struct(w, flexible);
+}
+
+result<describe_client_quotas_response> decode_describe_client_quotas_response(bytes_view body, int16_t version) {
+  bool flexible = is_flexible_version(version);
+  describe_client_quotas_response resp;
+  byte_reader r{body};
+  resp.throttle_time_ms = r.read_i32();
+  resp.error_code = r.read_i16();
+  resp.error_message = read_nullable_string(r, flexible);
+  auto n = read_array_count(r, 2, flexible);
+  if (n >= 0) {
+    resp.entries.emplace();
+    for (int32_t i = 0; i < n && r.ok(); ++i) {
+      client_quota_entry e;
+      e.entity = read_entity(r, flexible);
+      auto values = read_count(r, 10, flexible);
+      for (int32_t j = 0; j < values && r.ok(); ++j) {
+        quota_value v;
+        v.key = read_string(r, flexible);
+        v.value = read_f64(r);
+        end_struct(r, flexible);
+        e.values.push_back(std::move(v));
+      }
+      end_struct(r, flexible);
+      resp.entries->push_back(std::move(e));
+    }
+  }
+  end_struct(r, flexible);
+  if (!r.ok())
+    return r.error();
+  return resp;
+}
+
+void encode_alter_client_quotas_request(const alter_client_quotas_request& req, int16_t version, byte_writer& w) {
+  bool flexible = is_flexible_version(version);
+  write_array_count(w, static_cast<int32_t>(req.entries.size()), flexible);
+  for (auto& e : req.entries) {
+    write_entity(w, e.entity, flexible);
+    write_array_count(w, static_cast<int32_t>(e.ops.size()), flexible);
+    for (auto& op : e.ops) {
+      write_string(w, op.key, flexible);
+      write_f64(w, op.value);
+      w.write_i8(op.remove ? 1 : 0);
+      end_struct(w, flexible);
+    }
+    end_struct(w, flexible);
+  }
+  w.write_i8(req.validate_only ? 1 : 0);
+  end_struct(w, flexible);
+}
+
+result<alter_client_quotas_response> decode_alter_client_quotas_response(bytes_view body, int16_t version) {
+  bool flexible = is_flexible_version(version);
+  alter_client_quotas_response resp;
+  byte_reader r{body};
+  resp.throttle_time_ms = r.read_i32();
+  auto n = read_count(r, 4, flexible);
+  for (int32_t i = 0; i < n && r.ok(); ++i) {
+    alter_client_quota_result e;
+    e.error_code = r.read_i16();
+    e.error_message = read_nullable_string(r, flexible);
+    e.entity = read_entity(r, flexible);
+    end_struct(r, flexible);
+    resp.entries.push_back(std::move(e));
+  }
+  end_struct(r, flexible);
+  if (!r.ok())
+    return r.error();
+  return resp;
+}
+
 } // namespace cafka::wire

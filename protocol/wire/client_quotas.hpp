@@ -92,4 +92,11 @@ result<alter_client_quotas_request> decode_alter_client_quotas_request(bytes_vie
 void encode_alter_client_quotas_response(const alter_client_quotas_response& resp, int16_t version,
                                          byte_writer& w);
 
+// The client's side (cafka-configs): requests out, responses in.
+void encode_describe_client_quotas_request(const describe_client_quotas_request& req, int16_t version,
+                                           byte_writer& w);
+result<describe_client_quotas_response> decode_describe_client_quotas_response(bytes_view body, int16_t version);
+void encode_alter_client_quotas_request(const alter_client_quotas_request& req, int16_t version, byte_writer& w);
+result<alter_client_quotas_response> decode_alter_client_quotas_response(bytes_view body, int16_t version);
+
 } // namespace cafka::wire

@@ -36,6 +36,8 @@ bool is_decodable(int16_t key) {
     case api_key::list_groups:
     case api_key::describe_groups:
     case api_key::offset_for_leader_epoch:
+    case api_key::describe_client_quotas:
+    case api_key::alter_client_quotas:
       return true;
     default:
       return false;
@@ -63,6 +65,8 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::list_groups: return wrap(decode_list_groups_request(body, v));
     case api_key::describe_groups: return wrap(decode_describe_groups_request(body, v));
     case api_key::offset_for_leader_epoch: return wrap(decode_offset_for_leader_epoch_request(body, v));
+    case api_key::describe_client_quotas: return wrap(decode_describe_client_quotas_request(body, v));
+    case api_key::alter_client_quotas: return wrap(decode_alter_client_quotas_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

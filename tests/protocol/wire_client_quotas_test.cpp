@@ -113,4 +113,43 @@ BOOST_AUTO_TEST_CASE(encodes_alter_responses) {
              == hex("00000000 02 0000 00 02 0a 636c69656e742d6964 00 00 00 00"));
 }
 
+// The client's side (cafka-configs) writes what the broker's decoders read and reads what
+// its encoders write (those are checked against the bytes above).
+BOOST_AUTO_TEST_CASE(client_side_round_trips) {
+  for (int16_t v = 0; v <= 1; ++v) {
+    describe_client_quotas_request dreq{{{"client-id", 1, std::nullopt}}, true};
+    std::vector<char> bytes;
+    byte_writer w{bytes};
+    encode_describe_client_quotas_request(dreq, v, w);
+    auto dback = decode_describe_client_quotas_request(view(bytes), v);
+    BOOST_REQUIRE(dback);
+    BOOST_TEST(dback->components.size() == 1u);
+    BOOST_TEST(dback->components[0].match_type == 1);
+    BOOST_TEST(dback->strict);
+
+    describe_client_quotas_response dresp;
+    dresp.entries = std::vector<client_quota_entry>{{{{"client-id", std::string("app")}}, {{"consumer_byte_rate", 2.5}}}};
+    auto dr = decode_describe_client_quotas_response(view(encoded(dresp, v, encode_describe_client_quotas_response)), v);
+    BOOST_REQUIRE(dr);
+    BOOST_REQUIRE(dr->entries);
+    BOOST_TEST(dr->entries->at(0).values.at(0).value == 2.5);
+    BOOST_TEST(*dr->entries->at(0).entity.at(0).entity_name == "app");
+
+    alter_client_quotas_request areq;
+    areq.entries.push_back({{{"client-id", std::string("app")}}, {{"producer_byte_rate", 1024.0, false}}});
+    bytes.clear();
+    encode_alter_client_quotas_request(areq, v, w);
+    auto aback = decode_alter_client_quotas_request(view(bytes), v);
+    BOOST_REQUIRE(aback);
+    BOOST_TEST(aback->entries.at(0).ops.at(0).value == 1024.0);
+
+    alter_client_quotas_response aresp;
+    aresp.entries.push_back({42, std::string("bad"), {{"client-id", std::string("app")}}});
+    auto ar = decode_alter_client_quotas_response(view(encoded(aresp, v, encode_alter_client_quotas_response)), v);
+    BOOST_REQUIRE(ar);
+    BOOST_TEST(ar->entries.at(0).error_code == 42);
+    BOOST_TEST(*ar->entries.at(0).error_message == "bad");
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

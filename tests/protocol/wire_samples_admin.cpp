@@ -1,10 +1,11 @@
 // Valid request bodies for ApiVersions v0-3, Metadata v0-6, CreateTopics v0-4, DeleteTopics
-// v0-3 and InitProducerId v0-1, one per version, written field by field with byte_writer (the
+// v0-3, InitProducerId v0-1 and Describe/AlterClientQuotas v0-1, one per version, written field by field with byte_writer (the
 // codec tests check the same layouts against hand-written hex).
 #include <initializer_list>
 #include <string>
 
 #include "protocol/wire/api_keys.hpp"
+#include "protocol/wire/client_quotas.hpp"
 #include "protocol/wire/primitives.hpp"
 #include "wire_samples.hpp"
 
@@ -97,6 +98,26 @@ std::vector<char> init_producer_id_body(int16_t version) {
   return out;
 }
 
+// What cafka-configs sends: describe one client-id exactly and every user; set one quota of
+// a user's default client and remove another.
+std::vector<char> describe_client_quotas_body(int16_t version) {
+  describe_client_quotas_request req{{{"client-id", 0, std::string("app")}, {"user", 2, std::nullopt}}, true};
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_describe_client_quotas_request(req, version, w);
+  return out;
+}
+
+std::vector<char> alter_client_quotas_body(int16_t version) {
+  alter_client_quotas_request req;
+  req.entries.push_back({{{"user", std::string("alice")}, {"client-id", std::nullopt}},
+                         {{"producer_byte_rate", 1048576.0, false}, {"request_percentage", 0.0, true}}});
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_alter_client_quotas_request(req, version, w);
+  return out;
+}
+
 } // namespace
 
 std::vector<wire_sample> admin_request_samples() {
@@ -111,6 +132,10 @@ std::vector<wire_sample> admin_request_samples() {
     out.push_back({key(api_key::delete_topics), v, delete_topics_body(v)});
   for (int16_t v = 0; v <= 1; ++v)
     out.push_back({key(api_key::init_producer_id), v, init_producer_id_body(v)});
+  for (int16_t v = 0; v <= 1; ++v) {
+    out.push_back({key(api_key::describe_client_quotas), v, describe_client_quotas_body(v)});
+    out.push_back({key(api_key::alter_client_quotas), v, alter_client_quotas_body(v)});
+  }
   return out;
 }
 
