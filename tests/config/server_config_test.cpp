@@ -129,9 +129,10 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
     BOOST_TEST(names.count(name) == 1u, name);
   for (auto name : {"queued.max.requests", "queued.max.request.bytes", "socket.send.buffer.bytes",
                     "socket.receive.buffer.bytes", "max.connections", "max.connections.per.ip",
-                    "max.connections.per.ip.overrides", "connections.max.idle.ms", "caf.secret.file"})
+                    "max.connections.per.ip.overrides", "connections.max.idle.ms", "caf.secret.file",
+                    "quota.window.num", "quota.window.size.seconds"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 50u);
+  BOOST_TEST(names.size() == 52u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -328,6 +329,8 @@ BOOST_AUTO_TEST_CASE(listener_limits) {
   BOOST_TEST(d.queued_max_request_bytes == -1);
   BOOST_TEST(d.socket_send_buffer_bytes == 102400);
   BOOST_TEST(d.connections_max_idle_ms == 600000);
+  BOOST_TEST(d.quota_window_num == 11);
+  BOOST_TEST(d.quota_window_size_seconds == 1);
   auto c = config_ok("max.connections.per.ip.overrides=10.0.0.1:5, host-b:0\nmax.connections.per.ip=2\n"
                      "socket.send.buffer.bytes=-1\n");
   BOOST_TEST(c.max_connections_per_ip == 2);
@@ -450,6 +453,8 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"max.connections.per.ip.overrides", "10.0.0.1"},
     {"max.connections.per.ip.overrides", "10.0.0.1:x"},
     {"connections.max.idle.ms", "0"},
+    {"quota.window.num", "0"},
+    {"quota.window.size.seconds", "0"},
     {"caf.secret.file", "/nonexistent/caf.secret"},
   };
   for (auto& key : known_keys())
