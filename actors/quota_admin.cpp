@@ -79,6 +79,10 @@ void reload(self_ptr self) {
                 }})
     .then([self, loaded] { self->state.registry->replace(std::move(*loaded)); },
           [self](caf::error& err) {
+            if (err == caf::sec::request_receiver_down) { // the node stopped: so do we
+              self->quit();
+              return;
+            }
             log_line("reloading the client quotas failed: %s; trying again", describe(err).c_str());
             self->delayed_send(self, rearm_delay, reload_atom::value);
           });
