@@ -162,21 +162,19 @@ std::string serve_frame(listener_ptr self, const std::shared_ptr<kafka_connectio
     conn->client_id.clear();
   auto reply = make_reply(self, conn, *header, frame);
   auto& quotas = self->state.limits.quotas;
-  if (!quotas || !quotas->enabled()) {
-    std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
-    return {};
-  }
+  bool metered = quotas && quotas->enabled();
   // Kafka's produce quota counts the request's header and body; the request quota the
   // time its handler took (here: the listener's part of the work).
   auto& tracker = *self->state.tracker;
-  if (key == static_cast<int16_t>(wire::api_key::produce))
+  if (metered && key == static_cast<int16_t>(wire::api_key::produce))
     reply.set_throttle_time_ms(tracker.throttle(*conn, cluster::quota_kind::producer_byte_rate,
                                                 static_cast<double>(frame.size())));
-  auto started = std::chrono::steady_clock::now();
+  auto started = metered ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   std::visit([&](auto& req) { serve(self->state.services, std::move(req), reply); }, *decoded);
+  if (!metered || !conn->open)
+    return {};
   auto nanos = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - started).count();
-  if (conn->open)
-    tracker.throttle(*conn, cluster::quota_kind::request_percentage, nanos * 100 / 1e9);
+  tracker.throttle(*conn, cluster::quota_kind::request_percentage, nanos * 100 / 1e9);
   return {};
 }
 

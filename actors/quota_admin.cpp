@@ -30,14 +30,20 @@ struct quota_admin_state {
 
 using self_ptr = caf::stateful_actor<quota_admin_state>*;
 
+// Tells the actor (if it still lives) that its watch fired, or could not be armed.
+auto watch_teller(self_ptr self) {
+  caf::weak_actor_ptr weak{self->ctrl()};
+  return [weak](bool fired) {
+    if (auto me = weak.lock())
+      caf::anon_send(caf::actor_cast<caf::actor>(me), watch_atom::value, fired);
+  };
+}
+
 // Arms a one-shot watch on /config/changes (on its creation while it does not exist); its
 // event, or a failure to arm it, comes back here as watch_atom.
 void arm_watch(self_ptr self) {
   caf::weak_actor_ptr weak{self->ctrl()};
-  auto tell = [weak](bool fired) {
-    if (auto me = weak.lock())
-      caf::anon_send(caf::actor_cast<caf::actor>(me), watch_atom::value, fired);
-  };
+  auto tell = watch_teller(self);
   auto& c = *self->state.changes;
   c.children(cluster::config_changes_path, [tell](const cluster::watch_event&) { tell(true); },
              [tell, weak](result<std::vector<std::string>> r) {
@@ -53,11 +59,7 @@ void arm_watch(self_ptr self) {
 }
 
 void arm_exists_watch(self_ptr self) {
-  caf::weak_actor_ptr weak{self->ctrl()};
-  auto tell = [weak](bool fired) {
-    if (auto me = weak.lock())
-      caf::anon_send(caf::actor_cast<caf::actor>(me), watch_atom::value, fired);
-  };
+  auto tell = watch_teller(self);
   self->state.changes->exists(cluster::config_changes_path, [tell](const cluster::watch_event&) { tell(true); },
                               [tell](result<std::optional<cluster::node_stat>> r) {
                                 if (!r)

@@ -51,15 +51,6 @@ result<T> wait_for(Call call) {
   return answer.get();
 }
 
-status wait_status(std::function<void(cluster::status_callback)> call) {
-  auto promise = std::make_shared<std::promise<status>>();
-  auto answer = promise->get_future();
-  call([promise](status st) { promise->set_value(st); });
-  if (answer.wait_for(coordinator_wait) != std::future_status::ready)
-    return std::make_error_code(std::errc::timed_out);
-  return answer.get();
-}
-
 bool is_no_node(const std::error_code& ec) { return ec == cluster::errc::no_node; }
 
 class coordinator_store final : public quota_store {
@@ -151,7 +142,7 @@ private:
     std::sort(names->begin(), names->end());
     for (size_t i = 0; i + kept < names->size(); ++i) {
       auto path = cluster::config_changes_path + "/" + (*names)[i];
-      wait_status([&](cluster::status_callback done) { c_->remove(path, cluster::any_version, std::move(done)); });
+      wait_for<void>([&](cluster::status_callback done) { c_->remove(path, cluster::any_version, std::move(done)); });
     }
   }
 
