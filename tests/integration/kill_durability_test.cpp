@@ -3,14 +3,17 @@
 // dir, and everything acknowledged so far is checked with real clients. Steps, each round:
 // cafka-topics --create; auto-creation by a librdkafka producer's first produce (killed as
 // soon as its delivery report is in, in this process); a kcat -G run that
-// commits its offsets as it leaves; cafka-topics --delete. After each restart: every
-// created topic is there with every acknowledged record, a group committed in an earlier
-// step reads nothing it already read, and no deleted topic comes back.
+// commits its offsets as it leaves; cafka-topics --delete; a config change (a client quota
+// set with cafka-configs: topic configs cannot be changed at run time yet, so a quota is
+// the one config an acknowledged answer can change). After each restart: every created
+// topic is there with every acknowledged record, a group committed in an earlier step
+// reads nothing it already read, no deleted topic comes back, and every quota set is set.
 // CAFKA_KILL_ROUNDS (default 3) and CAFKA_KILL_SEED (default 15) choose more or other rounds.
 #include <boost/test/unit_test.hpp>
 
 #include <librdkafka/rdkafkacpp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -68,6 +71,11 @@ struct killed_server {
   cafka::test::run_result topics(std::vector<std::string> args) const {
     args.insert(args.begin(), {CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
                                "127.0.0.1:" + std::to_string(server->caf_port())});
+    return cafka::test::run(args, "", 60s);
+  }
+
+  cafka::test::run_result configs(std::vector<std::string> args) const {
+    args.insert(args.begin(), {CAFKA_BINARY_DIR "/bin/cafka-configs", "--bootstrap-server", server->bootstrap()});
     return cafka::test::run(args, "", 60s);
   }
 
@@ -135,6 +143,7 @@ BOOST_AUTO_TEST_CASE(acknowledged_topics_records_offsets_and_deletions_survive_k
   std::map<std::string, std::vector<std::string>> records; // topic -> acknowledged values
   std::set<std::string> deleted;
   std::map<std::string, std::string> committed_group; // topic -> a group that read all of it
+  std::vector<std::string> quota_lines;               // what cafka-configs --describe prints
 
   auto check_everything = [&](const std::string& after) {
     auto listed = node.listed_topics();
@@ -149,6 +158,11 @@ BOOST_AUTO_TEST_CASE(acknowledged_topics_records_offsets_and_deletions_survive_k
       BOOST_REQUIRE_MESSAGE(again.empty(), "after " << after << ": group " << group << " read " << again.size()
                                                     << " record(s) of " << topic << " again");
     }
+    auto described = node.configs({"--describe", "--entity-type", "clients"});
+    BOOST_REQUIRE_MESSAGE(described.code == 0, "cafka-configs --describe: " << show(described));
+    auto shown = cafka::test::lines(described.out);
+    std::sort(shown.begin(), shown.end());
+    BOOST_REQUIRE_MESSAGE(shown == quota_lines, "after " << after << ": quotas are\n" << described.out);
   };
 
   for (int round = 0; round < rounds; ++round) {
@@ -187,6 +201,17 @@ BOOST_AUTO_TEST_CASE(acknowledged_topics_records_offsets_and_deletions_survive_k
     deleted.insert(doomed);
     node.kill_and_restart();
     check_everything("the deletion of " + doomed);
+
+    // 5. A config change.
+    auto client = "app-" + tag;
+    auto rate = std::to_string(1048576 + round);
+    auto set = node.configs({"--alter", "--entity-type", "clients", "--entity-name", client, "--add-config",
+                             "producer_byte_rate=" + rate});
+    BOOST_REQUIRE_MESSAGE(set.code == 0, "cafka-configs --alter: " << show(set));
+    quota_lines.push_back("Quota configs for client-id '" + client + "' are producer_byte_rate=" + rate + ".0");
+    std::sort(quota_lines.begin(), quota_lines.end());
+    node.kill_and_restart();
+    check_everything("the quota of " + client);
   }
 }
 
