@@ -27,6 +27,8 @@ void set_controller_epoch(self_ptr self, int32_t epoch) {
     self->state.broker_epochs.reset();
   self->state.controller_epoch = epoch;
   self->state.ctx.views->set_acting_controller_epoch(epoch);
+  if (epoch == 0)
+    answer_leaving(self); // with not_controller: they ask the next one
 }
 
 void load(self_ptr self) {
@@ -169,8 +171,12 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
   self->state.loader = std::make_unique<cluster::cluster_loader>(
     [me](const cluster::watch_event&) { caf::anon_send(me, reload_atom::value); });
   load(self);
+  if (self->state.ctx.config.auto_leader_rebalance_enable)
+    self->delayed_send(self, std::chrono::seconds(self->state.ctx.config.leader_imbalance_check_interval_seconds),
+                       rebalance_atom_v);
   return {
     [=](reload_atom) { load(self); },
+    [=](rebalance_atom) { check_leader_imbalance(self); },
     [=](retry_atom) {
       self->state.retry_armed = false;
       load(self);
@@ -252,6 +258,10 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
       return delete_topic(self, name, may_forward);
     },
     [=](ensure_offsets_topic_atom) { ensure_offsets_topic(self); },
+    [=](controlled_shutdown_atom) { return shut_down_controlled(self); },
+    [=](controlled_shutdown_atom, int32_t id, int64_t broker_epoch) {
+      return take_shutdown_request(self, id, broker_epoch);
+    },
   };
 }
 

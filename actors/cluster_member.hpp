@@ -12,7 +12,10 @@
 //   (a node restarted before its old session ended must wait for that node to go).
 // - Controller: after each load, runs on_brokers_changed over the live brokers and writes
 //   the states (write_partition_states: conditional on the versions read, stamped with its
-//   controller epoch); a write that lost a race is followed by a reload.
+//   controller epoch); a write that lost a race is followed by a reload. When that leaves
+//   nothing to write: the moves of brokers in a controlled shutdown, then (once per
+//   leader.imbalance.check.interval.seconds, with auto.leader.rebalance.enable) the
+//   preferred leaders' return (cluster/controlled_shutdown.hpp, leader_elections.hpp).
 // - Topics: a create or delete request from this broker's node actor goes to the
 //   controller's node actor over CAF's middleman (connect_atom to the host and caf.port of
 //   its registration, 5 s; the request 15 s; the proxy is cached and dropped when its
@@ -39,6 +42,16 @@
 //        errors)
 //   (delete_topic_atom, std::string, bool may_forward) -> std::string
 //        errors: unknown_topic_or_partition, request_timed_out (as above)
+//   (controlled_shutdown_atom) -> bool  this broker is stopping: asks the controller (over
+//        the link, or itself) to move its leaderships and ISR memberships
+//        (cluster/controlled_shutdown.hpp), retried controlled.shutdown.max.retries times
+//        controlled.shutdown.retry.backoff.ms apart while partitions are left or the
+//        controller cannot be asked; true once none is left, false when it gave up.
+//   (controlled_shutdown_atom, int32_t id, int64_t broker_epoch) -> int32_t  as controller:
+//        broker `id` is leaving; its moves are decided with the others (after failed and
+//        bounced brokers) and the answer, the partitions still to move, comes once nothing
+//        more is to be written. Errors: not_controller, stale_broker_epoch (the view does not
+//        show that registration).
 //   (ensure_offsets_topic_atom) creates __consumer_offsets (offsets.topic.num.partitions
 //        partitions, replication factor 1, cleanup.policy=compact, placed over the live
 //        brokers like any topic) unless the view has it or a create is under way. Sent by

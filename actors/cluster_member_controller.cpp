@@ -1,10 +1,13 @@
 // The controller role of the cluster member (actors/cluster_member.hpp): partition states
-// for the brokers that failed, started or bounced, written conditionally and then pushed to
-// every live broker (Kafka's LeaderAndIsr).
+// for the brokers that failed, started, bounced or are shutting down, and for preferred
+// leaders coming back (auto.leader.rebalance.enable), written conditionally and then pushed
+// to every live broker (Kafka's LeaderAndIsr).
 #include "actors/cluster_member_state.hpp"
 #include "actors/cluster_view_cache.hpp"
 #include "actors/log_line.hpp"
+#include "cluster/controlled_shutdown.hpp"
 #include "cluster/controller_decisions.hpp"
+#include "cluster/leader_elections.hpp"
 
 namespace cafka::member {
 
@@ -26,10 +29,23 @@ void act_as_controller(self_ptr self) {
   }
   auto writes = cluster::on_brokers_changed(st.view, live, st.controller_epoch,
                                             st.ctx.config.unclean_leader_election_enable);
+  if (writes.empty() && bounced.empty()) // then brokers in a controlled shutdown step aside
+    writes = cluster::controlled_shutdown_writes(st.view, leaving_brokers(self), st.controller_epoch);
+  if (writes.empty() && bounced.empty() && st.rebalance_due) { // then preferred leaders return
+    st.rebalance_due = false;
+    writes = cluster::preferred_leader_rebalance(st.view, leaving_brokers(self),
+                                                 st.ctx.config.leader_imbalance_per_broker_percentage,
+                                                 st.controller_epoch);
+    if (!writes.empty())
+      log_line("controller %d: moving %zu leadership(s) back to their preferred replicas", st.ctx.broker_id,
+               writes.size());
+  }
   if (writes.empty()) {
     st.broker_epochs.acted(brokers);
     if (!bounced.empty())
       act_as_controller(self); // nothing to move: start them at once
+    else
+      answer_leaving(self);
     return;
   }
   st.deciding = std::move(brokers);
@@ -45,6 +61,18 @@ void act_as_controller(self_ptr self) {
   auto me = caf::actor_cast<caf::actor>(self);
   cluster::write_partition_states(*st.ctx.coordinator, writes,
                                   [me](status s) { caf::anon_send(me, states_written{s}); });
+}
+
+// Every leader.imbalance.check.interval.seconds: the next decision may include the preferred
+// leaders' return (cluster/leader_elections.hpp).
+void check_leader_imbalance(self_ptr self) {
+  auto& st = self->state;
+  if (!st.ctx.config.auto_leader_rebalance_enable)
+    return;
+  st.rebalance_due = st.controller_epoch != 0;
+  act_as_controller(self);
+  self->delayed_send(self, std::chrono::seconds(st.ctx.config.leader_imbalance_check_interval_seconds),
+                     rebalance_atom_v);
 }
 
 // Partition states the controller wrote (a push from it, or this broker's own as controller):

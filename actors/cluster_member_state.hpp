@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,10 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member::run_here)
 
 namespace cafka::member {
 
+/// The member's timer for check_leader_imbalance (local only).
+using rebalance_atom = caf::atom_constant<caf::atom("cmrebal")>;
+inline constexpr rebalance_atom rebalance_atom_v{};
+
 struct member_state {
   static inline const char* name = "cafka.cluster_member";
   cluster_member_context ctx;
@@ -76,12 +81,17 @@ struct member_state {
   bool checking_ownership = false;
   bool writing = false;
   bool creating_offsets_topic = false; ///< a create of __consumer_offsets is under way
+  bool rebalance_due = false; ///< the next decision may move leaders back to preferred replicas
   /// The epoch this broker controls the cluster at; 0: not the controller.
   int32_t controller_epoch = 0;
   /// As controller: the broker epochs acted on, and those of the decision being written.
   cluster::broker_epochs broker_epochs;
   std::vector<cluster::broker_registration> deciding;
   std::vector<cluster::partition_state_write> decided; ///< the states being written
+  /// As controller: brokers in a controlled shutdown (id -> the broker epoch they asked
+  /// with) and the answers they wait for (cluster_member_shutdown.cpp).
+  std::map<int32_t, int64_t> leaving;
+  std::vector<std::pair<int32_t, caf::typed_response_promise<int32_t>>> leaving_answers;
   /// States the controller pushed, ahead of the loads (cluster/pushed_states.hpp).
   cluster::pushed_states pushed;
   /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
@@ -102,11 +112,26 @@ void load(self_ptr self);
 void act_as_controller(self_ptr self);
 void take_pushed_states(self_ptr self, const leader_and_isr& m);
 void push_decided_states(self_ptr self);
+/// The periodic preferred-leader check (auto.leader.rebalance.enable); re-arms itself.
+void check_leader_imbalance(self_ptr self);
 
 // cluster_member_topics.cpp
 caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool may_forward);
 caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bool may_forward);
 void ensure_offsets_topic(self_ptr self);
+
+// cluster_member_shutdown.cpp
+/// This broker is shutting down: has the controller move its leaderships and ISR
+/// memberships (retried as configured); true once nothing is left to move.
+caf::result<bool> shut_down_controlled(self_ptr self);
+/// As controller: broker `id` (at `broker_epoch`) is shutting down; answered with the
+/// partitions left to move once the moves are written (answer_leaving).
+caf::result<int32_t> take_shutdown_request(self_ptr self, int32_t id, int64_t broker_epoch);
+/// The brokers in a controlled shutdown that are still registered as they asked.
+std::set<int32_t> leaving_brokers(self_ptr self);
+/// As controller, with nothing more to write: every waiting broker gets its answer. Also
+/// when this broker stops being the controller (then the answer is not_controller).
+void answer_leaving(self_ptr self);
 
 // cluster_member_links.cpp
 /// Calls `use` with the node actor of broker `id` (a cached proxy, or one from a new

@@ -605,6 +605,25 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       if (clustered(self))
         caf::anon_send(self->state.member, leader_and_isr_atom_v, std::move(pushed));
     },
+    [=](controlled_shutdown_atom) -> caf::result<bool> {
+      if (self->current_sender() && self->current_sender()->node() != self->node())
+        return caf::make_error(kafka_error::invalid_request, "only the node's own process shuts it down");
+      if (!clustered(self))
+        return true; // nothing to hand over
+      self->state.leaving = true;
+      self->state.fetchers.stop_all();
+      auto rp = self->make_response_promise<bool>();
+      // The member's tries are bounded by the retries and their timeouts.
+      self->request(self->state.member, caf::infinite, controlled_shutdown_atom_v)
+        .then([rp](bool done) mutable { rp.deliver(done); },
+              [rp](caf::error&) mutable { rp.deliver(false); });
+      return rp;
+    },
+    [=](controlled_shutdown_atom, int32_t broker, int64_t broker_epoch) -> caf::result<int32_t> {
+      if (!clustered(self))
+        return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+      return ask_member<int32_t>(self, controlled_shutdown_atom_v, broker, broker_epoch);
+    },
   };
 }
 

@@ -133,6 +133,13 @@ using node_actor = caf::typed_actor<
   caf::replies_to<replica_fetch_atom, replica_fetch_request>::with<replica_fetch_result>,
   caf::replies_to<epoch_end_atom, topic_partition, int32_t, int32_t>::with<epoch_end_answer>,
   /// From the controller: partition states it wrote; handed to this node's cluster member.
-  caf::reacts_to<leader_and_isr_atom, leader_and_isr>>;
+  caf::reacts_to<leader_and_isr_atom, leader_and_isr>,
+  /// Controlled shutdown (cluster/controlled_shutdown.hpp), from this node's stopper only:
+  /// stops following, has the controller move this broker's leaderships and ISR
+  /// memberships; true once nothing is left to move (false: given up after the retries).
+  caf::replies_to<controlled_shutdown_atom>::with<bool>,
+  /// At the controller, from a broker shutting down (its id and broker epoch): how many of
+  /// its partitions are still to move (0: it may stop). Error not_controller elsewhere.
+  caf::replies_to<controlled_shutdown_atom, int32_t, int64_t>::with<int32_t>>;
 
 } // namespace cafka

@@ -44,6 +44,9 @@ struct node_state {
   /// its files to the removal.
   std::set<std::string> deleting;
   bool stopping = false;
+  /// A controlled shutdown is under way: no replica fetchers any more (so that the leaders
+  /// do not take this broker back into their ISRs while the controller moves it out).
+  bool leaving = false;
 };
 
 using self_ptr = node_actor::stateful_pointer<node_state>;

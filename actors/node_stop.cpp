@@ -25,7 +25,11 @@ namespace {
 struct stop_steps {
   node_actor actor;
   caf::actor io_worker;
-  std::vector<group_actor> groups;
+  bool controlled = false; ///< cluster mode with controlled.shutdown.enable
+  std::vector<caf::actor> intake; ///< listeners, cleaner, expirer, quota actor
+  std::shared_ptr<group_registry> groups;
+  std::shared_ptr<replicated_offsets> cluster_offsets;
+  std::vector<group_actor> open_groups;
 };
 
 // The stopper's last act: the actor system's destructor waits for it otherwise.
@@ -49,44 +53,70 @@ void shut_down_node(caf::event_based_actor* self, std::shared_ptr<stop_steps> st
       });
 }
 
+// Step 1: no new requests from here on; the groups are taken from the registry.
+void stop_intake(stop_steps& steps) {
+  for (auto& a : steps.intake)
+    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  if (steps.groups)
+    steps.open_groups = steps.groups->close();
+  if (steps.cluster_offsets) // commits in flight still get their answers
+    steps.cluster_offsets->close();
+}
+
+// Step 2: the groups stop (held joins and syncs are answered NOT_COORDINATOR), each
+// within 10 s.
+void close_groups(caf::event_based_actor* self, std::shared_ptr<stop_steps> steps, caf::response_promise rp) {
+  auto left = std::make_shared<size_t>(steps->open_groups.size());
+  if (*left == 0)
+    shut_down_node(self, steps, rp);
+  for (auto& g : steps->open_groups) {
+    auto one_done = [=]() mutable {
+      if (--*left == 0)
+        shut_down_node(self, steps, rp);
+    };
+    self->request(g, std::chrono::seconds(10), caf::close_atom_v)
+      .then([=](bool) mutable { one_done(); },
+            [=](caf::error& err) mutable {
+              log_line("closing a group: %s", describe(err).c_str());
+              one_done();
+            });
+  }
+}
+
 } // namespace
 
 caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
-  // 1. No new requests from here on.
-  for (auto& l : n.listeners)
-    caf::anon_send_exit(l.actor, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(n.cleaner, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(n.offsets_expirer, caf::exit_reason::user_shutdown);
-  if (n.quota_admin)
-    caf::anon_send_exit(n.quota_admin, caf::exit_reason::user_shutdown);
   auto steps = std::make_shared<stop_steps>();
   steps->actor = n.actor;
   steps->io_worker = n.io_worker;
-  if (n.groups)
-    steps->groups = n.groups->close();
-  if (n.cluster_offsets) // commits in flight still get their answers
-    n.cluster_offsets->close();
+  steps->controlled = n.views && n.storage && n.storage->config.controlled_shutdown_enable;
+  for (auto& l : n.listeners)
+    steps->intake.push_back(caf::actor_cast<caf::actor>(l.actor));
+  steps->intake.push_back(caf::actor_cast<caf::actor>(n.cleaner));
+  steps->intake.push_back(caf::actor_cast<caf::actor>(n.offsets_expirer));
+  if (n.quota_admin)
+    steps->intake.push_back(n.quota_admin);
+  steps->groups = n.groups;
+  steps->cluster_offsets = n.cluster_offsets;
+  if (!steps->controlled)
+    stop_intake(*steps);
   return sys.spawn([steps](caf::event_based_actor* self) -> caf::behavior {
     return {
       [=](shutdown_atom) -> caf::result<bool> {
         auto rp = self->make_response_promise<bool>();
-        // 2. The groups stop (held joins and syncs are answered NOT_COORDINATOR), each
-        //    within 10 s.
-        auto left = std::make_shared<size_t>(steps->groups.size());
-        if (*left == 0)
-          shut_down_node(self, steps, rp);
-        for (auto& g : steps->groups) {
-          auto one_done = [=]() mutable {
-            if (--*left == 0)
-              shut_down_node(self, steps, rp);
-          };
-          self->request(g, std::chrono::seconds(10), caf::close_atom_v)
-            .then([=](bool) mutable { one_done(); },
-                  [=](caf::error& err) mutable {
-                    log_line("closing a group: %s", describe(err).c_str());
-                    one_done();
-                  });
+        if (!steps->controlled) {
+          close_groups(self, steps, rp);
+          return rp;
         }
+        // 0. A controlled shutdown first, while clients are still served: they get
+        //    NOT_LEADER_OR_FOLLOWER and the new leaders' metadata from this broker too.
+        self->request(steps->actor, caf::infinite, controlled_shutdown_atom_v)
+          .then([=](bool) mutable { stop_intake(*steps); close_groups(self, steps, rp); },
+                [=](caf::error& err) mutable {
+                  log_line("controlled shutdown: %s", describe(err).c_str());
+                  stop_intake(*steps);
+                  close_groups(self, steps, rp);
+                });
         return rp;
       },
     };

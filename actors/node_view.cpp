@@ -228,7 +228,7 @@ void settle(self_ptr self, const topic_partition& tp) {
 void publish_replicas(self_ptr self) {
   auto& st = self->state;
   publish_routes(self);
-  if (self->system().has_middleman())
+  if (self->system().has_middleman() && !st.leaving)
     st.fetchers.update(self->system(), st.ctx.storage->config, st.applied->view, st.roles, st.replicas);
 }
 

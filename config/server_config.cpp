@@ -259,6 +259,20 @@ std::vector<key_spec> make_registry() {
                           "how often high watermarks are written to replication-offset-checkpoint"));
   r.push_back(bool_key("unclean.leader.election.enable", "false", &sc::unclean_leader_election_enable,
                        "elect a live replica outside the ISR when no ISR member is live (may lose records)"));
+  r.push_back(bool_key("controlled.shutdown.enable", "true", &sc::controlled_shutdown_enable,
+                       "move leaderships and ISR memberships to other replicas before stopping"));
+  r.push_back(integer_key("controlled.shutdown.max.retries", "3", {0, int_max}, &sc::controlled_shutdown_max_retries,
+                          "more tries of a controlled shutdown that left partitions to move"));
+  r.push_back(integer_key("controlled.shutdown.retry.backoff.ms", "5000", {0, long_max},
+                          &sc::controlled_shutdown_retry_backoff_ms, "the wait before each of those tries"));
+  r.push_back(bool_key("auto.leader.rebalance.enable", "true", &sc::auto_leader_rebalance_enable,
+                       "move leadership back to each partition's preferred (first) replica once it is in sync"));
+  r.push_back(integer_key("leader.imbalance.check.interval.seconds", "300", {1, long_max},
+                          &sc::leader_imbalance_check_interval_seconds,
+                          "how often the controller checks for leaders away from their preferred replica"));
+  r.push_back(integer_key("leader.imbalance.per.broker.percentage", "10", {0, 100},
+                          &sc::leader_imbalance_per_broker_percentage,
+                          "share of a broker's preferred partitions led elsewhere that triggers a rebalance"));
   r.push_back(integer_key("socket.request.max.bytes", "104857600", {1, int_max},
                           &sc::socket_request_max_bytes,
                           "largest request a Kafka listener reads"));
@@ -423,7 +437,10 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.auto_create_topics_enable, c.delete_topic_enable,
                     c.replica_lag_time_max_ms, c.replica_fetch_wait_max_ms, c.replica_fetch_max_bytes,
                     c.replica_fetch_backoff_ms, c.replica_high_watermark_checkpoint_interval_ms,
-                    c.unclean_leader_election_enable, c.socket_request_max_bytes, c.queued_max_requests,
+                    c.unclean_leader_election_enable, c.controlled_shutdown_enable,
+                    c.controlled_shutdown_max_retries, c.controlled_shutdown_retry_backoff_ms,
+                    c.auto_leader_rebalance_enable, c.leader_imbalance_check_interval_seconds,
+                    c.leader_imbalance_per_broker_percentage, c.socket_request_max_bytes, c.queued_max_requests,
                     c.queued_max_request_bytes, c.socket_send_buffer_bytes, c.socket_receive_buffer_bytes,
                     c.max_connections, c.max_connections_per_ip, c.max_connections_per_ip_overrides,
                     c.connections_max_idle_ms, c.quota_window_num, c.quota_window_size_seconds,

@@ -83,6 +83,20 @@ struct server_config {
   int64_t replica_high_watermark_checkpoint_interval_ms = 5000;
   /// unclean.leader.election.enable: elect a replica outside the ISR when none is live.
   bool unclean_leader_election_enable = false;
+  /// controlled.shutdown.enable: before stopping, ask the controller to move this broker's
+  /// leaderships and ISR memberships to the other replicas (docs/operations.md);
+  /// controlled.shutdown.max.retries (>= 0) more tries when partitions are left, each after
+  /// controlled.shutdown.retry.backoff.ms (>= 0).
+  bool controlled_shutdown_enable = true;
+  int32_t controlled_shutdown_max_retries = 3;
+  int64_t controlled_shutdown_retry_backoff_ms = 5000;
+  /// auto.leader.rebalance.enable: the controller moves leadership back to each partition's
+  /// first replica (its preferred leader) when that one is in the ISR, every
+  /// leader.imbalance.check.interval.seconds (>= 1), for each broker whose share of
+  /// partitions led by another broker is above leader.imbalance.per.broker.percentage (0-100).
+  bool auto_leader_rebalance_enable = true;
+  int64_t leader_imbalance_check_interval_seconds = 300;
+  int32_t leader_imbalance_per_broker_percentage = 10;
   /// socket.request.max.bytes (>= 1): the largest request a listener reads.
   int32_t socket_request_max_bytes = 104857600;
   /// queued.max.requests (>= 1): requests read and not yet answered, over a listener's

@@ -29,6 +29,11 @@ const char* to_string(kafka_error e) noexcept {
     case kafka_error::kafka_storage_error: return "KAFKA_STORAGE_ERROR";
     case kafka_error::topic_deletion_disabled: return "TOPIC_DELETION_DISABLED";
     case kafka_error::unsupported_compression_type: return "UNSUPPORTED_COMPRESSION_TYPE";
+    case kafka_error::stale_broker_epoch: return "STALE_BROKER_EPOCH";
+    case kafka_error::preferred_leader_not_available: return "PREFERRED_LEADER_NOT_AVAILABLE";
+    case kafka_error::eligible_leaders_not_available: return "ELIGIBLE_LEADERS_NOT_AVAILABLE";
+    case kafka_error::election_not_needed: return "ELECTION_NOT_NEEDED";
+    case kafka_error::no_reassignment_in_progress: return "NO_REASSIGNMENT_IN_PROGRESS";
     case kafka_error::invalid_record: return "INVALID_RECORD";
     case kafka_error::offset_metadata_too_large: return "OFFSET_METADATA_TOO_LARGE";
     case kafka_error::coordinator_load_in_progress: return "COORDINATOR_LOAD_IN_PROGRESS";

@@ -130,9 +130,12 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
   for (auto name : {"queued.max.requests", "queued.max.request.bytes", "socket.send.buffer.bytes",
                     "socket.receive.buffer.bytes", "max.connections", "max.connections.per.ip",
                     "max.connections.per.ip.overrides", "connections.max.idle.ms", "caf.secret.file",
-                    "quota.window.num", "quota.window.size.seconds"})
+                    "quota.window.num", "quota.window.size.seconds", "controlled.shutdown.enable",
+                    "controlled.shutdown.max.retries", "controlled.shutdown.retry.backoff.ms",
+                    "auto.leader.rebalance.enable", "leader.imbalance.check.interval.seconds",
+                    "leader.imbalance.per.broker.percentage"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 52u);
+  BOOST_TEST(names.size() == 58u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -330,6 +333,12 @@ BOOST_AUTO_TEST_CASE(listener_limits) {
   BOOST_TEST(d.socket_send_buffer_bytes == 102400);
   BOOST_TEST(d.connections_max_idle_ms == 600000);
   BOOST_TEST(d.quota_window_num == 11);
+  BOOST_TEST(d.controlled_shutdown_enable);
+  BOOST_TEST(d.controlled_shutdown_max_retries == 3);
+  BOOST_TEST(d.controlled_shutdown_retry_backoff_ms == 5000);
+  BOOST_TEST(d.auto_leader_rebalance_enable);
+  BOOST_TEST(d.leader_imbalance_check_interval_seconds == 300);
+  BOOST_TEST(d.leader_imbalance_per_broker_percentage == 10);
   BOOST_TEST(d.quota_window_size_seconds == 1);
   auto c = config_ok("max.connections.per.ip.overrides=10.0.0.1:5, host-b:0\nmax.connections.per.ip=2\n"
                      "socket.send.buffer.bytes=-1\n");
@@ -454,6 +463,12 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"max.connections.per.ip.overrides", "10.0.0.1:x"},
     {"connections.max.idle.ms", "0"},
     {"quota.window.num", "0"},
+    {"controlled.shutdown.enable", "yes"},
+    {"controlled.shutdown.max.retries", "-1"},
+    {"controlled.shutdown.retry.backoff.ms", "-5"},
+    {"auto.leader.rebalance.enable", "1"},
+    {"leader.imbalance.check.interval.seconds", "0"},
+    {"leader.imbalance.per.broker.percentage", "101"},
     {"quota.window.size.seconds", "0"},
     {"caf.secret.file", "/nonexistent/caf.secret"},
   };
