@@ -53,17 +53,48 @@ result<cluster::registration_result> register_with(cluster::coordinator& c, cons
 
 // A ZooKeeper session may drop (or expire and renew) while a loaded machine starts the broker:
 // the registration is retried while the error says "try again", for up to one session timeout,
-// as Kafka waits for its ZooKeeper connection at start.
+// as Kafka waits for its ZooKeeper connection at start. So is a registration that exists: the
+// session of this broker's previous process may not have ended yet (a kill -9, or a close
+// the server has not applied); only another live broker with this id outlasts the wait.
 result<cluster::registration_result> register_at_start(cluster::coordinator& c, const config::server_config& cfg,
                                                        bool may_wait) {
   auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(cfg.zookeeper_session_timeout_ms);
+  bool told_taken = false;
   for (;;) {
     auto r = register_with(c, cfg);
-    if (r || !may_wait || !cluster::is_retriable(r.error()) || std::chrono::steady_clock::now() >= give_up)
+    auto taken = !r && r.error() == cluster::errc::node_exists;
+    if (r || !may_wait || !(taken || cluster::is_retriable(r.error())) || std::chrono::steady_clock::now() >= give_up)
       return r;
-    log_line("registering broker %d: %s; retrying", cfg.broker_id, r.error().message().c_str());
+    if (!taken)
+      log_line("registering broker %d: %s; retrying", cfg.broker_id, r.error().message().c_str());
+    else if (!told_taken)
+      log_line("registering broker %d: another session holds this broker id (this broker's previous run, until "
+               "its session ends, or another broker with the same broker.id); waiting up to %d ms",
+               cfg.broker_id, cfg.zookeeper_session_timeout_ms);
+    told_taken = told_taken || taken;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
+}
+
+// A start that fails after the listeners, groups and quota actor exist: each of them is
+// stopped (the actor system's destructor would wait for them forever), then the offsets,
+// the storage and the session are closed.
+void abandon_start(node& n) {
+  for (auto& started : n.listeners)
+    caf::anon_send_exit(started.actor, caf::exit_reason::user_shutdown);
+  if (n.quota_admin)
+    caf::anon_send_exit(n.quota_admin, caf::exit_reason::user_shutdown);
+  if (n.groups)
+    for (auto& g : n.groups->close())
+      caf::anon_send_exit(g, caf::exit_reason::user_shutdown);
+  if (n.cluster_offsets)
+    n.cluster_offsets->close();
+  if (n.offsets)
+    n.offsets->close();
+  close_node_storage(*n.storage);
+  caf::anon_send_exit(n.io_worker, caf::exit_reason::user_shutdown);
+  if (n.coordinator)
+    n.coordinator->close();
 }
 
 cluster::group_config group_config_of(const config::server_config& cfg) {
@@ -301,11 +332,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                n.quotas,         n.quota_admin};
     auto l = start_kafka_listener(sys, address, std::move(ctx), error_text);
     if (!l) {
-      for (auto& started : n.listeners)
-        caf::anon_send_exit(started.actor, caf::exit_reason::user_shutdown);
-      if (n.offsets)
-        n.offsets->close();
-      close_node_storage(*n.storage);
+      abandon_start(n);
       return l.error();
     }
     address.port = l->address.port;
@@ -315,6 +342,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   auto registration = register_at_start(*n.coordinator, n.storage->config, !options.open_session);
   if (!registration) {
     error_text = "registering broker " + std::to_string(cfg.broker_id) + ": " + registration.error().message();
+    abandon_start(n);
     return registration.error();
   }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,

@@ -530,7 +530,7 @@ public:
         return;
       } catch (const std::exception& e) {
         BOOST_REQUIRE_MESSAGE(attempt < 10, "broker " << id << " does not start: " << e.what());
-        say("broker " + std::to_string(id) + " start failed (attempt " + std::to_string(attempt) + "), retrying");
+        say("broker " + std::to_string(id) + " start failed (attempt " + std::to_string(attempt) + "): " + e.what() + "; retrying");
         std::this_thread::sleep_for(1s);
       }
     }
