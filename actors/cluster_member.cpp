@@ -27,8 +27,10 @@ void set_controller_epoch(self_ptr self, int32_t epoch) {
     self->state.broker_epochs.reset();
   self->state.controller_epoch = epoch;
   self->state.ctx.views->set_acting_controller_epoch(epoch);
-  if (epoch == 0)
-    answer_leaving(self); // with not_controller: they ask the next one
+  if (epoch == 0) { // with not_controller: they ask the next one
+    answer_leaving(self);
+    abandon_asked_elections(self);
+  }
 }
 
 void load(self_ptr self) {
@@ -221,6 +223,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     },
     [=](states_written& w) {
       self->state.writing = false;
+      finish_asked_election(self, w.st);
       if (w.st) {
         self->state.broker_epochs.acted(self->state.deciding);
         push_decided_states(self);
@@ -259,6 +262,9 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     },
     [=](ensure_offsets_topic_atom) { ensure_offsets_topic(self); },
     [=](controlled_shutdown_atom) { return shut_down_controlled(self); },
+    [=](elect_leaders_atom, leader_election_request& req, bool may_forward) {
+      return elect_leaders(self, std::move(req), may_forward);
+    },
     [=](controlled_shutdown_atom, int32_t id, int64_t broker_epoch) {
       return take_shutdown_request(self, id, broker_epoch);
     },

@@ -31,6 +31,8 @@ void act_as_controller(self_ptr self) {
                                             st.ctx.config.unclean_leader_election_enable);
   if (writes.empty() && bounced.empty()) // then brokers in a controlled shutdown step aside
     writes = cluster::controlled_shutdown_writes(st.view, leaving_brokers(self), st.controller_epoch);
+  if (writes.empty() && bounced.empty()) // then ElectLeaders requests, one at a time
+    writes = next_asked_election(self);
   if (writes.empty() && bounced.empty() && st.rebalance_due) { // then preferred leaders return
     st.rebalance_due = false;
     writes = cluster::preferred_leader_rebalance(st.view, leaving_brokers(self),

@@ -92,6 +92,15 @@ struct member_state {
   /// with) and the answers they wait for (cluster_member_shutdown.cpp).
   std::map<int32_t, int64_t> leaving;
   std::vector<std::pair<int32_t, caf::typed_response_promise<int32_t>>> leaving_answers;
+  /// As controller: ElectLeaders requests waiting for their turn, and the one whose writes
+  /// are under way (cluster_member_elections.cpp).
+  struct asked_election {
+    leader_election_request request;
+    caf::typed_response_promise<std::vector<leader_election_result>> rp;
+    std::vector<leader_election_result> results; ///< once decided; error 0 = being written
+  };
+  std::vector<asked_election> asked_elections;
+  std::optional<asked_election> answering_election;
   /// States the controller pushed, ahead of the loads (cluster/pushed_states.hpp).
   cluster::pushed_states pushed;
   /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
@@ -132,6 +141,19 @@ std::set<int32_t> leaving_brokers(self_ptr self);
 /// As controller, with nothing more to write: every waiting broker gets its answer. Also
 /// when this broker stops being the controller (then the answer is not_controller).
 void answer_leaving(self_ptr self);
+
+// cluster_member_elections.cpp
+/// ElectLeaders: queued here as controller (decided by act_as_controller, answered once
+/// written), else forwarded to the controller when `may_forward`, else not_controller.
+caf::result<std::vector<leader_election_result>> elect_leaders(self_ptr self, leader_election_request req,
+                                                                bool may_forward);
+/// As controller with nothing else to write: the next queued ElectLeaders' writes (requests
+/// that need none are answered at once).
+std::vector<cluster::partition_state_write> next_asked_election(self_ptr self);
+/// The write of the election under way finished (or the controller role ended): answer it.
+void finish_asked_election(self_ptr self, const status& written);
+/// No longer the controller: every queued election is answered not_controller.
+void abandon_asked_elections(self_ptr self);
 
 // cluster_member_links.cpp
 /// Calls `use` with the node actor of broker `id` (a cached proxy, or one from a new

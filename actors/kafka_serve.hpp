@@ -76,5 +76,7 @@ void serve(const kafka_services& s, wire::describe_groups_request&& req, const k
 // Client quotas (kafka_serve_quotas.cpp).
 void serve(const kafka_services& s, wire::describe_client_quotas_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::alter_client_quotas_request&& req, const kafka_reply& reply);
+/// ElectLeaders through the node actor, which has the controller do it (kafka_serve_elections.cpp).
+void serve(const kafka_services& s, wire::elect_leaders_request&& req, const kafka_reply& reply);
 
 } // namespace cafka

@@ -372,6 +372,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     self->state.member = spawn_cluster_member(
       self->system(), cluster_member_context{ns.config.broker_id, ctx.coordinator, ctx.views,
                                              caf::actor_cast<node_actor>(self), ns.config});
+    // The member's timers (the preferred-leader check) must not outlive a node that crashed.
+    self->link_to(self->state.member);
     if (ctx.groups) // the first lookup of a group creates __consumer_offsets (as Kafka does)
       ctx.groups->set_topic_creator(
         [member = self->state.member] { caf::anon_send(member, ensure_offsets_topic_atom::value); });
@@ -618,6 +620,31 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         .then([rp](bool done) mutable { rp.deliver(done); },
               [rp](caf::error&) mutable { rp.deliver(false); });
       return rp;
+    },
+    [=](elect_leaders_atom, leader_election_request& req) -> caf::result<std::vector<leader_election_result>> {
+      if (clustered(self))
+        return ask_member<std::vector<leader_election_result>>(self, elect_leaders_atom_v, std::move(req), true);
+      // One broker leads every partition it has: there is nothing to elect.
+      auto& topics = self->state.ctx.storage->topics;
+      if (req.all)
+        for (auto& [name, entry] : topics)
+          for (int32_t p = 0; p < entry.partitions; ++p)
+            req.partitions.push_back({name, p});
+      std::vector<leader_election_result> out;
+      for (auto& tp : req.partitions) {
+        auto it = topics.find(tp.topic);
+        if (it == topics.end() || tp.partition < 0 || tp.partition >= it->second.partitions)
+          out.push_back({tp, protocol::wire_code(kafka_error::unknown_topic_or_partition), "no such partition"});
+        else
+          out.push_back({tp, protocol::wire_code(kafka_error::election_not_needed), "a single broker leads it"});
+      }
+      return out;
+    },
+    [=](elect_leaders_atom, leader_election_request& req,
+        forwarded_atom) -> caf::result<std::vector<leader_election_result>> {
+      if (clustered(self))
+        return ask_member<std::vector<leader_election_result>>(self, elect_leaders_atom_v, std::move(req), false);
+      return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
     },
     [=](controlled_shutdown_atom, int32_t broker, int64_t broker_epoch) -> caf::result<int32_t> {
       if (!clustered(self))

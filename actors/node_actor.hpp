@@ -140,6 +140,11 @@ using node_actor = caf::typed_actor<
   caf::replies_to<controlled_shutdown_atom>::with<bool>,
   /// At the controller, from a broker shutting down (its id and broker epoch): how many of
   /// its partitions are still to move (0: it may stop). Error not_controller elsewhere.
-  caf::replies_to<controlled_shutdown_atom, int32_t, int64_t>::with<int32_t>>;
+  caf::replies_to<controlled_shutdown_atom, int32_t, int64_t>::with<int32_t>,
+  /// ElectLeaders: done by the controller (forwarded there; the forwarded form is handled
+  /// where it arrives). A single node answers ELECTION_NOT_NEEDED for each known partition.
+  caf::replies_to<elect_leaders_atom, leader_election_request>::with<std::vector<leader_election_result>>,
+  caf::replies_to<elect_leaders_atom, leader_election_request, forwarded_atom>::with<
+    std::vector<leader_election_result>>>;
 
 } // namespace cafka

@@ -164,4 +164,29 @@ typename Inspector::result_type inspect(Inspector& f, leader_and_isr& x) {
   return f(caf::meta::type_name("leader_and_isr"), x.controller_id, x.controller_epoch, x.states);
 }
 
+/// ElectLeaders as the node actor and the controller take it (cluster/leader_elections.hpp):
+/// type 0 preferred, 1 unclean; every partition of the cluster when `all`.
+struct leader_election_request {
+  int8_t type = 0;
+  bool all = false;
+  std::vector<topic_partition> partitions;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, leader_election_request& x) {
+  return f(caf::meta::type_name("leader_election_request"), x.type, x.all, x.partitions);
+}
+
+/// One partition's outcome: error 0 (elected), or a Kafka error code with a message.
+struct leader_election_result {
+  topic_partition tp;
+  int16_t error = 0;
+  std::string message;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, leader_election_result& x) {
+  return f(caf::meta::type_name("leader_election_result"), x.tp, x.error, x.message);
+}
+
 } // namespace cafka

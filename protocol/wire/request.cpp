@@ -38,6 +38,7 @@ bool is_decodable(int16_t key) {
     case api_key::offset_for_leader_epoch:
     case api_key::describe_client_quotas:
     case api_key::alter_client_quotas:
+    case api_key::elect_leaders:
       return true;
     default:
       return false;
@@ -67,6 +68,7 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::offset_for_leader_epoch: return wrap(decode_offset_for_leader_epoch_request(body, v));
     case api_key::describe_client_quotas: return wrap(decode_describe_client_quotas_request(body, v));
     case api_key::alter_client_quotas: return wrap(decode_alter_client_quotas_request(body, v));
+    case api_key::elect_leaders: return wrap(decode_elect_leaders_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

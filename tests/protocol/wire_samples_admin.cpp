@@ -6,6 +6,7 @@
 
 #include "protocol/wire/api_keys.hpp"
 #include "protocol/wire/client_quotas.hpp"
+#include "protocol/wire/elect_leaders.hpp"
 #include "protocol/wire/primitives.hpp"
 #include "wire_samples.hpp"
 
@@ -118,6 +119,18 @@ std::vector<char> alter_client_quotas_body(int16_t version) {
   return out;
 }
 
+// What cafka-leader-election sends for one partition (preferred before v1, unclean after).
+std::vector<char> elect_leaders_body(int16_t version) {
+  elect_leaders_request req;
+  req.election_type = version >= 1 ? 1 : 0;
+  req.topic_partitions = std::vector<election_topic>{{"orders", {0, 2}}};
+  req.timeout_ms = 30000;
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_elect_leaders_request(req, version, w);
+  return out;
+}
+
 } // namespace
 
 std::vector<wire_sample> admin_request_samples() {
@@ -136,6 +149,8 @@ std::vector<wire_sample> admin_request_samples() {
     out.push_back({key(api_key::describe_client_quotas), v, describe_client_quotas_body(v)});
     out.push_back({key(api_key::alter_client_quotas), v, alter_client_quotas_body(v)});
   }
+  for (int16_t v = 0; v <= 2; ++v)
+    out.push_back({key(api_key::elect_leaders), v, elect_leaders_body(v)});
   return out;
 }
 
