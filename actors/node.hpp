@@ -128,10 +128,12 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
 status stop_node(caf::actor_system& sys, node& n);
 
 /// The asynchronous half, for a caller that cannot block (the simulation runs the actors
-/// itself): stops the listeners, cleaner and expirer at once and returns an actor that,
-/// sent shutdown_atom, closes the groups, shuts the node actor down (it closes the
-/// partitions) and drains the I/O worker, then answers true (false: the node actor did
-/// not answer; its storage must not be closed then).
+/// itself): returns an actor that, sent shutdown_atom, first has the controller move this
+/// broker's leaderships away (cluster mode with controlled.shutdown.enable; the listeners
+/// keep serving meanwhile), then stops the listeners, cleaner and expirer (without a
+/// controlled shutdown: at once, when the stopper is spawned), closes the groups, shuts the
+/// node actor down (it closes the partitions) and drains the I/O worker, then answers true
+/// (false: the node actor did not answer; its storage must not be closed then).
 caf::actor spawn_node_stopper(caf::actor_system& sys, node& n);
 
 /// The blocking half, once the stopper answered `stopped`: closes the offset logs and
