@@ -34,8 +34,9 @@ void try_controlled_shutdown(self_ptr self, caf::typed_response_promise<bool> rp
     again(registration == nullptr ? "this broker is not registered" : "no controller now");
     return;
   }
+  auto epoch = registration->epoch; // the view (and so *registration) may be replaced before the link is up
   auto ask = [=](auto target) mutable {
-    self->request(target, shutdown_request_timeout, controlled_shutdown_atom_v, me, registration->epoch)
+    self->request(target, shutdown_request_timeout, controlled_shutdown_atom_v, me, epoch)
       .then(
         [=](int32_t left) mutable {
           if (left == 0) {
