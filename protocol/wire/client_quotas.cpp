@@ -23,27 +23,11 @@ void write_f64(byte_writer& w, double v) {
   w.write_i64(static_cast<int64_t>(bits));
 }
 
-// A non-nullable array's count (null fails with bad_length).
-int32_t read_count(byte_reader& r, size_t min_element_size, bool flexible) {
-  auto n = read_array_count(r, min_element_size, flexible);
-  if (n < 0)
-    r.fail(errc::bad_length);
-  return n;
-}
 
-void end_struct(byte_reader& r, bool flexible) {
-  if (flexible)
-    skip_tagged_fields(r);
-}
-
-void end_struct(byte_writer& w, bool flexible) {
-  if (flexible)
-    write_empty_tagged_fields(w);
-}
 
 std::vector<quota_entity_component> read_entity(byte_reader& r, bool flexible) {
   std::vector<quota_entity_component> out;
-  auto n = read_count(r, 2, flexible);
+  auto n = read_required_array_count(r, 2, flexible);
   for (int32_t i = 0; i < n && r.ok(); ++i) {
     quota_entity_component c;
     c.entity_type = read_string(r, flexible);
@@ -69,7 +53,7 @@ result<describe_client_quotas_request> decode_describe_client_quotas_request(byt
   bool flexible = is_flexible_version(version);
   describe_client_quotas_request req;
   byte_reader r{body};
-  auto n = read_count(r, 4, flexible);
+  auto n = read_required_array_count(r, 4, flexible);
   for (int32_t i = 0; i < n && r.ok(); ++i) {
     quota_filter_component c;
     c.entity_type = read_string(r, flexible);
@@ -113,11 +97,11 @@ result<alter_client_quotas_request> decode_alter_client_quotas_request(bytes_vie
   bool flexible = is_flexible_version(version);
   alter_client_quotas_request req;
   byte_reader r{body};
-  auto n = read_count(r, 2, flexible);
+  auto n = read_required_array_count(r, 2, flexible);
   for (int32_t i = 0; i < n && r.ok(); ++i) {
     alter_client_quota_entry e;
     e.entity = read_entity(r, flexible);
-    auto ops = read_count(r, 11, flexible);
+    auto ops = read_required_array_count(r, 11, flexible);
     for (int32_t j = 0; j < ops && r.ok(); ++j) {
       quota_op op;
       op.key = read_string(r, flexible);
@@ -177,7 +161,7 @@ result<describe_client_quotas_response> decode_describe_client_quotas_response(b
     for (int32_t i = 0; i < n && r.ok(); ++i) {
       client_quota_entry e;
       e.entity = read_entity(r, flexible);
-      auto values = read_count(r, 10, flexible);
+      auto values = read_required_array_count(r, 10, flexible);
       for (int32_t j = 0; j < values && r.ok(); ++j) {
         quota_value v;
         v.key = read_string(r, flexible);
@@ -218,7 +202,7 @@ result<alter_client_quotas_response> decode_alter_client_quotas_response(bytes_v
   alter_client_quotas_response resp;
   byte_reader r{body};
   resp.throttle_time_ms = r.read_i32();
-  auto n = read_count(r, 4, flexible);
+  auto n = read_required_array_count(r, 4, flexible);
   for (int32_t i = 0; i < n && r.ok(); ++i) {
     alter_client_quota_result e;
     e.error_code = r.read_i16();

@@ -8,22 +8,7 @@ namespace {
 
 bool is_flexible_version(int16_t version) { return version >= 2; }
 
-void end_struct(byte_reader& r, bool flexible) {
-  if (flexible)
-    skip_tagged_fields(r);
-}
 
-void end_struct(byte_writer& w, bool flexible) {
-  if (flexible)
-    write_empty_tagged_fields(w);
-}
-
-int32_t read_count(byte_reader& r, size_t min_element_size, bool flexible) {
-  auto n = read_array_count(r, min_element_size, flexible);
-  if (n < 0)
-    r.fail(errc::bad_length);
-  return n;
-}
 
 } // namespace
 
@@ -39,7 +24,7 @@ result<elect_leaders_request> decode_elect_leaders_request(bytes_view body, int1
     for (int32_t i = 0; i < topics && r.ok(); ++i) {
       election_topic t;
       t.topic = read_string(r, flexible);
-      auto n = read_count(r, 4, flexible);
+      auto n = read_required_array_count(r, 4, flexible);
       for (int32_t k = 0; k < n && r.ok(); ++k)
         t.partitions.push_back(r.read_i32());
       end_struct(r, flexible);
@@ -100,11 +85,11 @@ result<elect_leaders_response> decode_elect_leaders_response(bytes_view body, in
   resp.throttle_time_ms = r.read_i32();
   if (version >= 1)
     resp.error_code = r.read_i16();
-  auto topics = read_count(r, 2, flexible);
+  auto topics = read_required_array_count(r, 2, flexible);
   for (int32_t i = 0; i < topics && r.ok(); ++i) {
     election_topic_result t;
     t.topic = read_string(r, flexible);
-    auto n = read_count(r, 8, flexible);
+    auto n = read_required_array_count(r, 8, flexible);
     for (int32_t k = 0; k < n && r.ok(); ++k) {
       election_partition_result p;
       p.partition_id = r.read_i32();

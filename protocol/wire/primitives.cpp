@@ -131,4 +131,11 @@ void write_int32_array(byte_writer& w, const std::vector<int32_t>& values) {
     w.write_i32(v);
 }
 
+int32_t read_required_array_count(byte_reader& r, size_t min_element_size, bool flexible) {
+  auto n = read_array_count(r, min_element_size, flexible);
+  if (n < 0)
+    r.fail(protocol::errc::bad_length);
+  return n;
+}
+
 } // namespace cafka::wire

@@ -71,4 +71,16 @@ void write_int32_array(byte_writer& w, const std::vector<int32_t>& values);
 /// An empty TAG_BUFFER: one 0x00 byte.
 inline void write_empty_tagged_fields(byte_writer& w) { w.write_uvarint(0); }
 
+/// A non-nullable array's count: null fails the reader with bad_length.
+int32_t read_required_array_count(byte_reader& r, size_t min_element_size, bool flexible);
+/// The end of a struct in a flexible version: its TAG_BUFFER (nothing in a classic one).
+inline void end_struct(byte_reader& r, bool flexible) {
+  if (flexible)
+    skip_tagged_fields(r);
+}
+inline void end_struct(byte_writer& w, bool flexible) {
+  if (flexible)
+    write_empty_tagged_fields(w);
+}
+
 } // namespace cafka::wire
