@@ -260,6 +260,9 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     [=](delete_topic_atom, const std::string& name, bool may_forward) {
       return delete_topic(self, name, may_forward);
     },
+    [=](add_partitions_atom, partition_addition_request& req, bool may_forward) {
+      return add_partitions(self, std::move(req), may_forward);
+    },
     [=](ensure_offsets_topic_atom) { ensure_offsets_topic(self); },
     [=](controlled_shutdown_atom) { return shut_down_controlled(self); },
     [=](elect_leaders_atom, leader_election_request& req, bool may_forward) {

@@ -42,6 +42,11 @@
 //        errors)
 //   (delete_topic_atom, std::string, bool may_forward) -> std::string
 //        errors: unknown_topic_or_partition, request_timed_out (as above)
+//   (add_partitions_atom, partition_addition_request, bool may_forward) -> int32_t  the new
+//        partition count; forwarded and written like a create (cluster/partition_addition.hpp,
+//        publish_partition_addition). Errors: unknown_topic_or_partition, invalid_partitions,
+//        invalid_replica_assignment, invalid_replication_factor, invalid_request (the offsets
+//        topic), request_timed_out (as above, or the assignment changed meanwhile)
 //   (controlled_shutdown_atom) -> bool  this broker is stopping: asks the controller (over
 //        the link, or itself) to move its leaderships and ISR memberships
 //        (cluster/controlled_shutdown.hpp), retried controlled.shutdown.max.retries times

@@ -48,6 +48,13 @@ void try_controlled_shutdown(self_ptr self, caf::typed_response_promise<bool> rp
         },
         [=](caf::error& err) mutable { again("the controller answered " + describe(err)); });
   };
+  if (controller->broker_id != me && !self->system().has_middleman()) {
+    // An in-process node without CAF's network layer: no retry can reach the controller.
+    log_line("broker %d: controlled shutdown: no network layer to reach controller %d; stopping without it", me,
+             controller->broker_id);
+    rp.deliver(false);
+    return;
+  }
   log_line("broker %d: controlled shutdown: asking controller %d to move this broker's partitions", me,
            controller->broker_id);
   if (controller->broker_id == me) {

@@ -127,6 +127,8 @@ void check_leader_imbalance(self_ptr self);
 // cluster_member_topics.cpp
 caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool may_forward);
 caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bool may_forward);
+/// CreatePartitions: planned and written by the controller (or here, as create_topic).
+caf::result<int32_t> add_partitions(self_ptr self, partition_addition_request req, bool may_forward);
 void ensure_offsets_topic(self_ptr self);
 
 // cluster_member_shutdown.cpp

@@ -3,7 +3,9 @@
 #include "actors/cluster_member_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
+#include "cluster/cluster_writes.hpp"
 #include "cluster/errc.hpp"
+#include "cluster/partition_addition.hpp"
 #include "cluster/offsets_replication.hpp"
 #include "cluster/offset_records.hpp"
 #include "cluster/znode_paths.hpp"
@@ -149,7 +151,60 @@ void write_topic_deletion(self_ptr self, caf::typed_response_promise<std::string
   });
 }
 
+// plan_partition_addition over this broker's view and publish_partition_addition; answers
+// `rp` with the new partition count.
+// Plans from a view that may not show the last change of the assignment yet (a write just
+// made, its reload under way): a lost conditional write is planned again after a moment.
+constexpr int addition_attempts = 20;
+constexpr auto addition_retry_delay = std::chrono::milliseconds(100);
+
+void write_partition_addition(self_ptr self, caf::typed_response_promise<int32_t> rp,
+                              const partition_addition_request& req, int attempt = 1) {
+  auto& st = self->state;
+  auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
+  auto plan = cluster::plan_partition_addition(st.view, req.topic, req.count, req.assignments, epoch);
+  if (auto* refusal = std::get_if<cluster::addition_refusal>(&plan)) {
+    rp.deliver(caf::make_error(refusal->error, refusal->message));
+    return;
+  }
+  if (req.validate_only) {
+    rp.deliver(req.count);
+    return;
+  }
+  auto& addition = std::get<cluster::partition_addition>(plan);
+  auto version = st.view.topic(req.topic)->assignment_version;
+  auto me = caf::actor_cast<caf::actor>(self);
+  cluster::publish_partition_addition(
+    *st.ctx.coordinator, req.topic, addition, version, [self, me, rp, req, attempt](status s) mutable {
+      caf::anon_send(me, run_here{[self, rp, req, attempt, s]() mutable {
+        using cluster::errc;
+        if (s) {
+          log_line("topic %s now has %d partition(s)", req.topic.c_str(), req.count);
+          rp.deliver(req.count);
+        } else if (auto unavailable = coordinator_unavailable(s.error())) {
+          rp.deliver(std::move(*unavailable));
+        } else if (s.error() == errc::bad_version && attempt < addition_attempts) {
+          self->delayed_send(self, addition_retry_delay,
+                             run_here{[self, rp, req, attempt] { write_partition_addition(self, rp, req, attempt + 1); }});
+        } else if (s.error() == errc::bad_version) { // changed again and again meanwhile
+          rp.deliver(caf::make_error(kafka_error::request_timed_out,
+                                     "the assignment of '" + req.topic + "' changed meanwhile; retry"));
+        } else if (s.error() == errc::no_node) {
+          rp.deliver(caf::make_error(kafka_error::unknown_topic_or_partition, "topic '" + req.topic + "' was deleted"));
+        } else {
+          rp.deliver(caf::make_error(kafka_error::unknown_server_error, "coordinator: " + s.error().message()));
+        }
+      }});
+    });
+}
+
 } // namespace
+
+caf::result<int32_t> add_partitions(self_ptr self, partition_addition_request req, bool may_forward) {
+  auto rp = self->make_response_promise<int32_t>();
+  return at_controller_or_here(self, may_forward, rp, [self, rp, req] { write_partition_addition(self, rp, req); },
+                               add_partitions_atom_v, req);
+}
 
 caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool may_forward) {
   auto& st = self->state;

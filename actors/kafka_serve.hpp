@@ -78,5 +78,6 @@ void serve(const kafka_services& s, wire::describe_client_quotas_request&& req, 
 void serve(const kafka_services& s, wire::alter_client_quotas_request&& req, const kafka_reply& reply);
 /// ElectLeaders through the node actor, which has the controller do it (kafka_serve_elections.cpp).
 void serve(const kafka_services& s, wire::elect_leaders_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::create_partitions_request&& req, const kafka_reply& reply);
 
 } // namespace cafka

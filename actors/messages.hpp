@@ -170,6 +170,20 @@ typename Inspector::result_type inspect(Inspector& f, topic_spec& x) {
            x.configs, x.assignments);
 }
 
+/// More partitions for a topic (CreatePartitions; cluster/partition_addition.hpp): `count` is
+/// the new total; `assignments`, if given, the replicas of each new partition.
+struct partition_addition_request {
+  std::string topic;
+  int32_t count = 0;
+  std::vector<std::vector<int32_t>> assignments;
+  bool validate_only = false;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, partition_addition_request& x) {
+  return f(caf::meta::type_name("partition_addition_request"), x.topic, x.count, x.assignments, x.validate_only);
+}
+
 struct topic_description {
   std::string name;
   int16_t replication_factor = 1;

@@ -77,6 +77,8 @@ void gather(self_ptr self, std::vector<partition_actor> targets, Done done, Msg.
   }
 }
 
+} // namespace
+
 // Writes the topic registry on the I/O worker. Once it is on disk the topics it holds are
 // served (routed and described); `done` gets the write's outcome. Writes are queued in
 // order on the one I/O worker, so a later snapshot never lands before an earlier one.
@@ -98,6 +100,8 @@ void write_registry(self_ptr self, std::function<void(caf::error)> done) {
         done(std::move(err));
       });
 }
+
+namespace {
 
 // Records a new topic in the coordinator: assignment (this broker holds every
 // replica), partition states with this broker leading, and the topic's configs.
@@ -160,6 +164,8 @@ void remove_topic_locally(self_ptr self, const std::string& name, std::function<
   }, caf::close_atom_v);
 }
 
+} // namespace
+
 // Each partition holds up to three descriptors (log, index, time index); a topic that
 // would take more than half of what the process may open is refused before any of it is
 // created, so that a CreateTopics asking for millions of partitions (a fuzzer found one)
@@ -174,6 +180,8 @@ std::optional<std::string> too_many_partitions(int32_t partitions) {
   return std::to_string(partitions) + " partitions would take more than half of this broker's "
          + std::to_string(lim.rlim_cur) + " file descriptors (RLIMIT_NOFILE); at most " + std::to_string(budget / 3);
 }
+
+namespace {
 
 // Validates and creates a topic: logs, partition actors, routes. The registry file is
 // written by the caller.
@@ -439,6 +447,19 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         return caf::make_error(kafka_error::topic_deletion_disabled, "delete.topic.enable is false");
       if (clustered(self))
         return ask_member<std::string>(self, delete_topic_atom_v, std::move(name), false);
+      return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+    },
+    [=](add_partitions_atom, partition_addition_request& req) -> caf::result<int32_t> {
+      if (clustered(self)) { // the member forwards it to the controller
+        if (auto why = too_many_partitions(req.count))
+          return caf::make_error(kafka_error::invalid_partitions, *why);
+        return ask_member<int32_t>(self, add_partitions_atom_v, std::move(req), true);
+      }
+      return add_partitions_alone(self, req);
+    },
+    [=](add_partitions_atom, partition_addition_request& req, forwarded_atom) -> caf::result<int32_t> {
+      if (clustered(self))
+        return ask_member<int32_t>(self, add_partitions_atom_v, std::move(req), false);
       return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
     },
     [=](create_topic_atom, topic_spec& spec) -> caf::result<topic_description> {

@@ -101,6 +101,12 @@ using node_actor = caf::typed_actor<
   /// handled here, never forwarded again.
   caf::replies_to<create_topic_atom, topic_spec, forwarded_atom>::with<topic_description>,
   caf::replies_to<delete_topic_atom, std::string, forwarded_atom>::with<std::string>,
+  /// Adds partitions to a topic; replies with its new partition count (errors:
+  /// unknown_topic_or_partition, invalid_partitions, invalid_replica_assignment,
+  /// invalid_replication_factor, request_timed_out). Done by the controller in a cluster
+  /// (forwarded there as above).
+  caf::replies_to<add_partitions_atom, partition_addition_request>::with<int32_t>,
+  caf::replies_to<add_partitions_atom, partition_addition_request, forwarded_atom>::with<int32_t>,
   /// Configuration and per-partition offsets of a topic.
   caf::replies_to<describe_atom, std::string>::with<topic_description>,
   caf::replies_to<list_topics_atom>::with<std::vector<std::string>>,

@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <map>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <caf/all.hpp>
@@ -62,6 +64,15 @@ partition_context context_for(self_ptr self, const topic_partition& tp, replica_
 int32_t recorded_leader(self_ptr self, const topic_partition& tp);
 /// The cluster member published a new view: open, re-role and close replicas to match it.
 void apply_view(self_ptr self);
+
+// -- node_actor.cpp and node_partition_growth.cpp (single node) --
+
+/// Writes the topic registry on the I/O worker; once on disk its topics are served.
+void write_registry(self_ptr self, std::function<void(caf::error)> done);
+/// Why a topic of `partitions` partitions would take too many file descriptors, if it would.
+std::optional<std::string> too_many_partitions(int32_t partitions);
+/// CreatePartitions on a single node: new logs, registry, then served; replies the new count.
+caf::result<int32_t> add_partitions_alone(self_ptr self, const partition_addition_request& req);
 
 // -- node_offsets.cpp (cluster mode) --
 

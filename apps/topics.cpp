@@ -4,6 +4,7 @@
 //                [--replication-factor R | --replica-assignment 1:2,2:3,...] [--config key=value ...]
 //                [--if-not-exists]
 //   cafka-topics --delete --topic T [--if-exists]
+//   cafka-topics --alter --topic T --partitions N [--replica-assignment 1:2,2:3,...]
 //   cafka-topics --list
 //   cafka-topics --describe [--topic T] [--under-replicated-partitions | --unavailable-partitions]
 //
@@ -16,6 +17,10 @@
 // there are some) come from Metadata; Leader is "none" without one (Kafka's word). The offsets
 // and the size (bytes) are cafka's own columns: in cluster mode those of a partition come from
 // its leader (asked at its caf.port), "-" for a partition without a reachable leader.
+//
+// --alter adds partitions up to N (never fewer, as Kafka); --replica-assignment there lists every
+// partition, as Kafka's: the entries of the partitions the topic has are skipped. Prints
+// Kafka's two lines ("WARNING: If partitions are increased ..." and "Adding partitions succeeded!").
 //
 // --under-replicated-partitions: only the partitions whose ISR is smaller than their replicas;
 // --unavailable-partitions: only those without a live leader. Both without the topic lines, as
@@ -74,12 +79,13 @@ const std::vector<tools::option> options{
   {"bootstrap-server", "HOST:PORT", "the node's caf.port (default 127.0.0.1:9192)"},
   {"create", "", "create a topic"},
   {"delete", "", "delete a topic and its data"},
+  {"alter", "", "add partitions to a topic (--partitions: the new total)"},
   {"list", "", "list the topics"},
   {"describe", "", "partitions: leader, replicas, ISR, start/end offsets and sizes"},
   {"under-replicated-partitions", "", "--describe: only partitions whose ISR is smaller than their replicas"},
   {"unavailable-partitions", "", "--describe: only partitions without a live leader"},
   {"topic", "TOPIC", "the topic (required for --create and --delete)"},
-  {"partitions", "N", "partitions of a new topic (default: the broker's num.partitions)"},
+  {"partitions", "N", "partitions of a new topic (default: the broker's num.partitions), or --alter's new total"},
   {"replication-factor", "N", "replicas per partition (default: the broker's default)"},
   {"replica-assignment", "LIST", "brokers per partition, preferred leader first: 1:2:3,2:3:1 (partition 0, 1, ...)"},
   {"config", "KEY=VALUE", "a topic config override for --create", true},
@@ -228,23 +234,52 @@ void describe_topics(caf::actor_system& sys, const node_actor& node, const tools
   }
 }
 
+// --alter: the topic grows to spec.partitions; spec.assignments, if given, lists every
+// partition (those the topic has are skipped, as Kafka's tool does).
+void add_partitions(caf::actor_system& sys, const node_actor& node, const std::string& topic, const topic_spec& spec,
+                    milliseconds timeout) {
+  partition_addition_request req{topic, spec.partitions, {}, false};
+  if (!spec.assignments.empty()) {
+    metadata_request mr;
+    mr.topics = {topic};
+    auto md = ask<cluster_metadata>(sys, node, timeout, metadata_atom_v, mr);
+    if (!md || md->topics.size() != 1)
+      tools::fail(tool, "cannot get the metadata of topic '" + topic + "'");
+    auto now = md->topics[0].partitions.size();
+    if (spec.assignments.size() != static_cast<size_t>(spec.partitions) || spec.assignments.size() <= now)
+      throw tools::usage_error("--replica-assignment must list all " + std::to_string(spec.partitions)
+                               + " partitions, the " + std::to_string(now) + " existing ones first");
+    req.assignments.assign(spec.assignments.begin() + static_cast<std::ptrdiff_t>(now), spec.assignments.end());
+  }
+  auto added = ask<int32_t>(sys, node, timeout, add_partitions_atom_v, req);
+  if (!added)
+    tools::fail(tool, "cannot add partitions to topic '" + topic + "': " + describe(added.error()));
+  std::printf("WARNING: If partitions are increased for a topic that has a key, the partition logic or ordering of "
+              "the messages will be affected\nAdding partitions succeeded!\n");
+}
+
 int run_tool(const tools::args& a) {
   // -- everything about the command line is checked before connecting ----------------
   std::vector<std::string> actions;
-  for (auto name : {"create", "delete", "list", "describe"})
+  for (auto name : {"create", "delete", "alter", "list", "describe"})
     if (a.has(name))
       actions.push_back(name);
   if (actions.size() != 1)
-    throw tools::usage_error("exactly one of --create, --delete, --list, --describe is required");
+    throw tools::usage_error("exactly one of --create, --delete, --alter, --list, --describe is required");
   auto action = actions.front();
   auto topic = a.value_or("topic", "");
-  if ((action == "create" || action == "delete") && topic.empty())
+  if ((action == "create" || action == "delete" || action == "alter") && topic.empty())
     throw tools::usage_error("--" + action + " needs --topic");
   if (action == "list" && a.has("topic"))
     throw tools::usage_error("--list takes no --topic");
-  for (auto name : {"partitions", "replication-factor", "replica-assignment", "config", "if-not-exists"})
+  for (auto name : {"replication-factor", "config", "if-not-exists"})
     if (a.has(name) && action != "create")
       throw tools::usage_error(std::string{"--"} + name + " is only valid with --create");
+  for (auto name : {"partitions", "replica-assignment"})
+    if (a.has(name) && action != "create" && action != "alter")
+      throw tools::usage_error(std::string{"--"} + name + " is only valid with --create or --alter");
+  if (action == "alter" && !a.has("partitions"))
+    throw tools::usage_error("--alter needs --partitions (cafka-configs changes a topic's configs)");
   if (a.has("if-exists") && action != "delete" && action != "describe")
     throw tools::usage_error("--if-exists is only valid with --delete or --describe");
   auto filter = report::all;
@@ -266,7 +301,7 @@ int run_tool(const tools::args& a) {
   for (auto& [k, v] : tools::key_values(a, "config"))
     spec.configs[k] = v;
   if (a.has("replica-assignment")) {
-    if (a.has("partitions") || a.has("replication-factor"))
+    if ((a.has("partitions") && action == "create") || a.has("replication-factor"))
       throw tools::usage_error("--replica-assignment excludes --partitions and --replication-factor");
     spec.assignments = parse_assignment(a.value_or("replica-assignment", ""));
   }
@@ -290,6 +325,8 @@ int run_tool(const tools::args& a) {
     if (!created)
       tools::fail(tool, "cannot create topic '" + topic + "': " + describe(created.error()));
     std::printf("Created topic %s.\n", topic.c_str());
+  } else if (action == "alter") {
+    add_partitions(sys, *node, topic, spec, timeout);
   } else if (action == "delete") {
     auto deleted = ask<std::string>(sys, *node, timeout, delete_topic_atom_v, topic);
     if (!deleted && a.has("if-exists") && is(deleted.error(), kafka_error::unknown_topic_or_partition))
@@ -317,6 +354,6 @@ int run_tool(const tools::args& a) {
 } // namespace
 
 int main(int argc, char** argv) {
-  return tools::run(tool, "--create|--delete|--list|--describe [--topic TOPIC] [options]", argc, argv, options,
+  return tools::run(tool, "--create|--delete|--alter|--list|--describe [--topic TOPIC] [options]", argc, argv, options,
                     run_tool);
 }

@@ -228,26 +228,23 @@ void load_topics(coordinator& c, const shared_ptr& s, const load_ptr& l) {
           note_malformed(l, topics_path() + '/' + escaped);
           continue;
         }
-        take(l);
-        c.get(topic_path(*name), {}, [&c, s, l, name = *name](result<node_data> r) {
-          if (r) {
-            auto assignment = decode_topic_assignment(r->data);
-            if (!assignment) {
-              note_malformed(l, topic_path(name));
-            } else if (note(l)) {
-              auto n = static_cast<int32_t>(assignment->partitions.size());
-              {
-                std::lock_guard<std::mutex> guard{l->mutex};
-                auto& t = l->topics[name];
-                t.assignment = std::move(*assignment);
-                t.partitions.resize(static_cast<size_t>(n));
-              }
-              load_topic_details(c, s, l, name, n);
+        // Watched: partitions added or reassigned change the assignment. A topic deleted
+        // meanwhile is simply missing.
+        watch_and_get(c, s, l, topic_path(*name), [&c, s, l, name = *name](const node_data& d) {
+          auto assignment = decode_topic_assignment(d.data);
+          if (!assignment) {
+            note_malformed(l, topic_path(name));
+          } else if (note(l)) {
+            auto n = static_cast<int32_t>(assignment->partitions.size());
+            {
+              std::lock_guard<std::mutex> guard{l->mutex};
+              auto& t = l->topics[name];
+              t.assignment = std::move(*assignment);
+              t.assignment_version = d.stat.version;
+              t.partitions.resize(static_cast<size_t>(n));
             }
-          } else if (r.error() != errc::no_node) { // no_node: deleted meanwhile
-            note(l, r.error());
+            load_topic_details(c, s, l, name, n);
           }
-          give_back(l);
         });
       }
     }

@@ -38,6 +38,7 @@ struct partition_entry {
 /// One topic: partitions[p] belongs to assignment.partitions[p] (same size).
 struct topic_entry {
   topic_assignment assignment;
+  int32_t assignment_version = 0; ///< znode version of /brokers/topics/<topic> (for conditional rewrites)
   std::vector<partition_entry> partitions;
   topic_config config;
 };

@@ -105,4 +105,30 @@ void write_partition_states(coordinator& c, const std::vector<partition_state_wr
   b->finish();
 }
 
+void publish_partition_addition(coordinator& c, const std::string& topic, const partition_addition& a,
+                                int32_t expected_version, status_callback done) {
+  if (a.new_states.empty() || a.assignment.partitions.size() != static_cast<size_t>(a.first) + a.new_states.size()) {
+    done(errc::invalid_partitions);
+    return;
+  }
+  auto states = a.new_states;
+  auto first = a.first;
+  c.set(topic_path(topic), encode(a.assignment), expected_version,
+        [&c, topic, states, first, done](result<node_stat> r) {
+          if (!r) {
+            done(r.error()); // bad_version: changed meanwhile; no_node: deleted
+            return;
+          }
+          auto b = std::make_shared<batch>();
+          b->done = done;
+          for (size_t i = 0; i < states.size(); ++i) {
+            auto partition = first + static_cast<int32_t>(i);
+            c.create(partition_path(topic, partition), "", create_mode::persistent, create_into(b));
+            c.create(partition_state_path(topic, partition), encode(states[i]), create_mode::persistent,
+                     create_into(b));
+          }
+          b->finish();
+        });
+}
+
 } // namespace cafka::cluster

@@ -6,6 +6,9 @@
 //                           are the partition nodes, each partition's own state and
 //                           /config/topics/<topic> created. A second controller creating the
 //                           same topic gets node_exists and writes nothing.
+//   publish_partition_addition  sets /brokers/topics/<topic> to the grown assignment, conditional
+//                           on the version the addition was planned from; only if that wins are
+//                           the new partitions' nodes and states created.
 //   write_partition_states  sets each state conditionally on the znode version the decision
 //                           was made from (partition_state_write::expected_version, taken from
 //                           the cluster_view), or creates it if it was absent. If another
@@ -25,11 +28,15 @@
 #include "cluster/controller_decisions.hpp"
 #include "cluster/coordinator.hpp"
 #include "cluster/metadata.hpp"
+#include "cluster/partition_addition.hpp"
 
 namespace cafka::cluster {
 
 void publish_new_topic(coordinator& c, const std::string& topic, const new_topic& t,
                        const topic_config& config, status_callback done);
+
+void publish_partition_addition(coordinator& c, const std::string& topic, const partition_addition& a,
+                                int32_t expected_version, status_callback done);
 
 void write_partition_states(coordinator& c, const std::vector<partition_state_write>& writes,
                             status_callback done);

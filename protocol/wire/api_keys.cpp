@@ -33,6 +33,7 @@ constexpr api_info apis[] = {
   {api_key::delete_topics, "DeleteTopics", 0, 3, 4},
   {api_key::init_producer_id, "InitProducerId", 0, 1, 2},
   {api_key::offset_for_leader_epoch, "OffsetForLeaderEpoch", 0, 4, 4},
+  {api_key::create_partitions, "CreatePartitions", 0, 3, 2},
   {api_key::elect_leaders, "ElectLeaders", 0, 2, 2},
   {api_key::describe_client_quotas, "DescribeClientQuotas", 0, 1, 1},
   {api_key::alter_client_quotas, "AlterClientQuotas", 0, 1, 1},

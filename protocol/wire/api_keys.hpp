@@ -33,6 +33,7 @@ enum class api_key : int16_t {
   delete_topics = 20,
   init_producer_id = 22,
   offset_for_leader_epoch = 23,
+  create_partitions = 37,
   elect_leaders = 43,
   describe_client_quotas = 48,
   alter_client_quotas = 49,

@@ -39,6 +39,7 @@ bool is_decodable(int16_t key) {
     case api_key::describe_client_quotas:
     case api_key::alter_client_quotas:
     case api_key::elect_leaders:
+    case api_key::create_partitions:
       return true;
     default:
       return false;
@@ -69,6 +70,7 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::describe_client_quotas: return wrap(decode_describe_client_quotas_request(body, v));
     case api_key::alter_client_quotas: return wrap(decode_alter_client_quotas_request(body, v));
     case api_key::elect_leaders: return wrap(decode_elect_leaders_request(body, v));
+    case api_key::create_partitions: return wrap(decode_create_partitions_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

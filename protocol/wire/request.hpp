@@ -6,6 +6,7 @@
 #include "protocol/result.hpp"
 #include "protocol/wire/api_versions.hpp"
 #include "protocol/wire/client_quotas.hpp"
+#include "protocol/wire/create_partitions.hpp"
 #include "protocol/wire/create_topics.hpp"
 #include "protocol/wire/delete_topics.hpp"
 #include "protocol/wire/describe_groups.hpp"
@@ -35,7 +36,8 @@ using decoded_request =
                sync_group_request, heartbeat_request, leave_group_request,
                offset_commit_request, offset_fetch_request, list_groups_request,
                describe_groups_request, offset_for_leader_epoch_request,
-               describe_client_quotas_request, alter_client_quotas_request, elect_leaders_request>;
+               describe_client_quotas_request, alter_client_quotas_request, elect_leaders_request,
+               create_partitions_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

@@ -181,8 +181,8 @@ BOOST_AUTO_TEST_CASE(reloading_does_not_multiply_watches) {
   auto base = store->watch_count();
   load(loader, *reader);
   auto armed = loader.armed_watches();
-  // /brokers/ids, /brokers/topics, /controller, 3 partition states, 1 config.
-  BOOST_TEST(armed == 7u);
+  // /brokers/ids, /brokers/topics, /controller, the assignment, 3 partition states, 1 config.
+  BOOST_TEST(armed == 8u);
   BOOST_TEST(store->watch_count() == base + armed);
   load(loader, *reader);
   load(loader, *reader);

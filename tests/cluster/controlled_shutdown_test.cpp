@@ -4,26 +4,17 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "tests/cluster/view_builders.hpp"
+
 using namespace cafka::cluster;
 
 namespace {
 
-cluster_view brokers(std::vector<int32_t> ids) {
-  cluster_view v;
-  std::vector<broker_registration> bs;
-  for (auto id : ids)
-    bs.push_back({id, "127.0.0.1", 9092, 9192, ""});
-  v.set_brokers(bs);
-  return v;
-}
+cluster_view brokers(std::vector<int32_t> ids) { return test::live_brokers(ids); }
 
 // One topic "t": partition p has replicas[p] and state states[p] (version 3, controller epoch 1).
 void add(cluster_view& v, std::vector<replica_list> replicas, std::vector<partition_state> states) {
-  topic_entry e;
-  e.assignment.partitions = std::move(replicas);
-  for (auto& st : states)
-    e.partitions.push_back({st, 3});
-  v.set_topic("t", e);
+  test::add_topic(v, "t", std::move(replicas), states, 3);
 }
 
 cluster_view applied(cluster_view v, const std::vector<partition_state_write>& writes) {

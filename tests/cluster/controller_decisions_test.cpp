@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cluster/errc.hpp"
+#include "tests/cluster/view_builders.hpp"
 
 using namespace cafka;
 using namespace cafka::cluster;
@@ -25,14 +26,7 @@ std::ostream& operator<<(std::ostream& os, const partition_state_write& w) {
 
 namespace {
 
-cluster_view with_brokers(std::vector<int32_t> ids) {
-  cluster_view v;
-  std::vector<broker_registration> bs;
-  for (auto id : ids)
-    bs.push_back({id, "127.0.0.1", 9092, 9192, ""});
-  v.set_brokers(bs);
-  return v;
-}
+cluster_view with_brokers(std::vector<int32_t> ids) { return test::live_brokers(ids); }
 
 // Adds a topic as the controller at `epoch` would have published it (state version 0).
 void add_topic(cluster_view& v, const std::string& name, const new_topic& t) {

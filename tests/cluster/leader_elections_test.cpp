@@ -6,6 +6,8 @@
 
 #include <ostream>
 
+#include "tests/cluster/view_builders.hpp"
+
 using namespace cafka::cluster;
 
 namespace cafka::cluster {
@@ -14,22 +16,11 @@ std::ostream& operator<<(std::ostream& os, election_refusal r) { return os << st
 
 namespace {
 
-cluster_view brokers(std::vector<int32_t> ids) {
-  cluster_view v;
-  std::vector<broker_registration> bs;
-  for (auto id : ids)
-    bs.push_back({id, "127.0.0.1", 9092, 9192, ""});
-  v.set_brokers(bs);
-  return v;
-}
+cluster_view brokers(std::vector<int32_t> ids) { return test::live_brokers(ids); }
 
 void add(cluster_view& v, const std::string& name, std::vector<replica_list> replicas,
          std::vector<partition_state> states) {
-  topic_entry e;
-  e.assignment.partitions = std::move(replicas);
-  for (auto& st : states)
-    e.partitions.push_back({st, 2});
-  v.set_topic(name, e);
+  test::add_topic(v, name, std::move(replicas), states, 2);
 }
 
 const partition_state_write& write_of(const leader_election_decision& d) {

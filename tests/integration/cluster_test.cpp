@@ -109,6 +109,40 @@ void rdkafka_produce(const std::string& bootstrap, const std::string& topic, con
   BOOST_REQUIRE_EQUAL(reports.ok, to - from);
 }
 
+// A librdkafka producer that re-reads metadata every second. produce() into a partition its
+// metadata does not have fails at once with _UNKNOWN_PARTITION, so a partition it accepts is
+// one it learned of while running.
+struct refreshing_producer {
+  delivery_count reports;
+  std::unique_ptr<RdKafka::Producer> producer;
+
+  explicit refreshing_producer(const std::string& bootstrap) {
+    std::string err;
+    std::unique_ptr<RdKafka::Conf> conf{RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL)};
+    for (auto [k, v] : {std::pair{"bootstrap.servers", bootstrap}, std::pair{"acks", std::string{"all"}},
+                        std::pair{"message.timeout.ms", std::string{"60000"}},
+                        std::pair{"topic.metadata.refresh.interval.ms", std::string{"1000"}}})
+      BOOST_REQUIRE_MESSAGE(conf->set(k, v, err) == RdKafka::Conf::CONF_OK, k << ": " << err);
+    BOOST_REQUIRE(conf->set("dr_cb", &reports, err) == RdKafka::Conf::CONF_OK);
+    producer.reset(RdKafka::Producer::create(conf.get(), err));
+    BOOST_REQUIRE_MESSAGE(producer, "Producer::create: " << err);
+  }
+
+  RdKafka::ErrorCode send(const std::string& topic, int32_t partition) {
+    std::string value = "probe-" + std::to_string(partition);
+    auto e = producer->produce(topic, partition, RdKafka::Producer::RK_MSG_COPY, value.data(), value.size(), nullptr,
+                               0, 0, nullptr);
+    producer->poll(0);
+    return e;
+  }
+
+  /// Waits for every report; true if all records sent so far were delivered.
+  bool flushed() {
+    producer->flush(60'000);
+    return producer->outq_len() == 0 && reports.errors.empty();
+  }
+};
+
 struct record {
   int32_t partition;
   int64_t offset;
@@ -491,7 +525,12 @@ BOOST_AUTO_TEST_CASE(a_new_controller_is_elected_when_the_controller_dies) {
   check_all(kcat_consume(c.bootstrap(survivors[1]), "after-election"), {{"new", {0, 100}}});
 }
 
-BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_and_new_topics_use_it) {
+// Then the old topic grows onto the new broker (CreatePartitions from kafka-python's admin
+// client, through a broker that may not be the controller) while clients run: a librdkafka
+// producer made before, kafka-python's producer and group consumer all pick the new
+// partitions up (tests/integration/kafka_python_group.py grow), and cafka-topics --describe
+// shows them spread over the four brokers.
+BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_new_topics_use_it_and_an_old_topic_grows_onto_it) {
   cluster_fixture c{3};
   BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2, 3}, 60s));
   create(c, 1, "old", 3);
@@ -523,6 +562,34 @@ BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_and_new_topics_use_it) {
     if (auto at = line.find("\tEndOffset: "); at != std::string::npos)
       end_offsets += std::stoll(line.substr(at + 12));
   BOOST_TEST(end_offsets == 400);
+
+  refreshing_producer before{c.bootstrap(1)};
+  BOOST_REQUIRE(before.send("old", 0) == RdKafka::ERR_NO_ERROR);
+  BOOST_REQUIRE_MESSAGE(before.flushed(), "librdkafka: " << (before.reports.errors.empty() ? "" : before.reports.errors[0]));
+  BOOST_TEST(before.send("old", 7) == RdKafka::ERR__UNKNOWN_PARTITION);
+  auto grown = cafka::test::run({"/usr/bin/python3", CAFKA_SOURCE_DIR "/tests/integration/kafka_python_group.py",
+                                 "grow", "--bootstrap", c.bootstrap(2), "--topic", "old", "--group", "growers", "--to",
+                                 "8"},
+                                "", 300s);
+  BOOST_TEST_MESSAGE(grown.out);
+  BOOST_REQUIRE_MESSAGE(grown.code == 0, "kafka_python_group.py grow: " << show(grown) << c.outputs());
+  BOOST_TEST(poll_until([&] { return before.send("old", 7) == RdKafka::ERR_NO_ERROR; }, 60s),
+             "the librdkafka producer never learned of partition 7");
+  BOOST_TEST(before.flushed(), "librdkafka: " << (before.reports.errors.empty() ? "" : before.reports.errors[0]));
+  auto old = wait_until_led(c, 4, "old", 8);
+  BOOST_TEST((old.leader_counts("old") == std::map<int32_t, int>{{1, 2}, {2, 2}, {3, 2}, {4, 2}}));
+  auto old_described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(3),
+                                         "--describe", "--topic", "old"},
+                                        "", 60s);
+  BOOST_TEST(old_described.out.find("Topic: old\tPartitionCount: 8") != std::string::npos, show(old_described));
+  // Fewer partitions are refused, as Kafka does, with its message.
+  auto fewer = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(4),
+                                 "--alter", "--topic", "old", "--partitions", "4"},
+                                "", 60s);
+  BOOST_TEST(fewer.code == 1, show(fewer));
+  BOOST_TEST(fewer.err.find("Topic currently has 8 partitions, which is higher than the requested 4.")
+               != std::string::npos,
+             show(fewer));
 }
 
 BOOST_AUTO_TEST_CASE(the_cluster_demo_script_runs_to_its_end) {

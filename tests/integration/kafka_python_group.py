@@ -29,6 +29,13 @@ cafka's integration tests (tests/integration/consumer_group_test.cpp runs it wit
       (kafka-python client id, its subscription to T and its assignment of every partition
       of T) and the unknown group as Dead without members.
 
+  grow --bootstrap HOST:PORT --topic T --group G --to N
+      One consumer of G holds every partition of T; KafkaAdminClient.create_partitions then
+      grows T to N partitions (and a request for fewer must fail with InvalidPartitionsError).
+      A running producer and the consumer (metadata max age 1 s) must pick the new partitions
+      up: the producer sends one record to each of the N partitions, the consumer comes to hold
+      all N and consumes a record of each new one.
+
 Exit status 0 when every check passes; otherwise 1 with the reason on stderr. Every wait is
 bounded; the caller kills the process if it still hangs.
 """
@@ -44,6 +51,8 @@ import time
 import traceback
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
+from kafka.admin import NewPartitions
+from kafka.errors import InvalidPartitionsError
 from kafka.coordinator.assignors.range import RangePartitionAssignor
 from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 
@@ -288,11 +297,64 @@ def admin(args):
         if member.errors and any("Traceback" in line for line in member.errors):
             print("member stderr:\n%s" % "".join(member.errors), file=sys.stderr)
 
+# -- grow -----------------------------------------------------------------------------------
+
+def grow(args):
+    consumer = KafkaConsumer(args.topic, bootstrap_servers=[args.bootstrap], group_id=args.group,
+                             session_timeout_ms=SESSION_MS, heartbeat_interval_ms=1000,
+                             auto_offset_reset="earliest", metadata_max_age_ms=1000, **CLIENT_TIMEOUTS)
+    producer = KafkaProducer(bootstrap_servers=[args.bootstrap], acks="all", metadata_max_age_ms=1000,
+                             max_block_ms=30000, **CLIENT_TIMEOUTS)
+    client = KafkaAdminClient(bootstrap_servers=[args.bootstrap], **CLIENT_TIMEOUTS)
+    consumed = set()  # partitions a record was consumed from
+
+    def held():
+        return sorted(tp.partition for tp in consumer.assignment())
+
+    def poll_until(predicate, seconds, what):
+        deadline = time.monotonic() + seconds
+        while not predicate():
+            check(time.monotonic() < deadline, "gave up waiting (%d s) for %s" % (seconds, what()))
+            for tp, messages in consumer.poll(timeout_ms=100).items():
+                if messages:
+                    consumed.add(tp.partition)
+
+    try:
+        before = sorted(producer.partitions_for(args.topic))
+        check(before and len(before) < args.to, "topic %s has %s partitions" % (args.topic, before))
+        poll_until(lambda: held() == before, FORM_SECONDS,
+                   lambda: "the consumer holding %s (it holds %s)" % (before, held()))
+        client.create_partitions({args.topic: NewPartitions(total_count=args.to)})
+        grown_at = time.monotonic()
+        try:
+            client.create_partitions({args.topic: NewPartitions(total_count=args.to - 1)})
+            check(False, "growing %s to %d partitions after %d was accepted" % (args.topic, args.to - 1, args.to))
+        except InvalidPartitionsError as e:
+            print("fewer refused: %s" % e)
+        everything = list(range(args.to))
+        poll_until(lambda: sorted(producer.partitions_for(args.topic)) == everything, FORM_SECONDS,
+                   lambda: "the producer seeing %d partitions (it sees %s)"
+                   % (args.to, sorted(producer.partitions_for(args.topic))))
+        print("producer saw %d partitions after %.1f s" % (args.to, time.monotonic() - grown_at))
+        sent = [producer.send(args.topic, value=b"grown-%d" % p, partition=p) for p in everything]
+        producer.flush(timeout=60)
+        for f in sent:
+            f.get(timeout=1)
+        new = set(range(len(before), args.to))
+        poll_until(lambda: held() == everything and new <= consumed, FORM_SECONDS,
+                   lambda: "the consumer holding %s and reading %s (it holds %s, read %s)"
+                   % (everything, sorted(new), held(), sorted(consumed)))
+        print("consumer held and read all %d partitions after %.1f s" % (args.to, time.monotonic() - grown_at))
+    finally:
+        client.close()
+        producer.close(timeout=10)
+        consumer.close()
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("takeover", "member", "admin", "slowpoll"):
+    for name in ("takeover", "member", "admin", "slowpoll", "grow"):
         p = sub.add_parser(name)
         p.add_argument("--bootstrap", required=True)
         p.add_argument("--topic", required=True)
@@ -303,13 +365,16 @@ def main():
             p.add_argument("--seconds", type=float, default=600)
             p.add_argument("--max-poll-ms", type=int, default=300000)
             p.add_argument("--stall-after-assign", type=float, default=0)
+        if name == "grow":
+            p.add_argument("--to", type=int, required=True)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if args.command == "member":
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        {"takeover": takeover, "member": member, "admin": admin, "slowpoll": slowpoll}[args.command](args)
+        {"takeover": takeover, "member": member, "admin": admin, "slowpoll": slowpoll,
+         "grow": grow}[args.command](args)
     except Mismatch as e:
         print("kafka_python_group: %s: %s" % (args.command, e), file=sys.stderr)
         return 1

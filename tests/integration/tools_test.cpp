@@ -257,6 +257,26 @@ BOOST_FIXTURE_TEST_CASE(create_list_describe_and_delete_topics, fixture) {
   BOOST_TEST(all.out.find("cleanup.policy=delete,retention.ms=60000") != std::string::npos);
   BOOST_TEST(described_partitions(all.out).size() == 5u);
 
+  // --alter adds partitions (never removes any), served at once, empty.
+  auto grown = topics({"--alter", "--topic", "metrics", "--partitions", "4"});
+  BOOST_REQUIRE_MESSAGE(grown.code == 0, grown.err);
+  BOOST_TEST(grown.out.find("Adding partitions succeeded!") != std::string::npos, grown.out);
+  auto metrics_now = topics({"--describe", "--topic", "metrics"});
+  BOOST_TEST(metrics_now.out.find("Topic: metrics\tPartitionCount: 4") != std::string::npos, metrics_now.out);
+  BOOST_TEST(described_partitions(metrics_now.out).size() == 4u);
+  auto into_all = produce("metrics", keyed_lines(40), {"--key-separator", ":"});
+  BOOST_REQUIRE_MESSAGE(into_all.code == 0, into_all.err);
+  auto filled = described_partitions(topics({"--describe", "--topic", "metrics"}).out);
+  BOOST_REQUIRE_EQUAL(filled.size(), 4u);
+  BOOST_TEST(filled[3].end > 0); // keys hash into the new partitions too
+  BOOST_TEST(filled[0].end + filled[1].end + filled[2].end + filled[3].end == 40);
+  auto fewer = topics({"--alter", "--topic", "metrics", "--partitions", "2"});
+  BOOST_TEST(fewer.code == 1);
+  BOOST_TEST(fewer.err.find("INVALID_PARTITIONS") != std::string::npos, fewer.err);
+  BOOST_TEST(fewer.err.find("Topic currently has 4 partitions, which is higher than the requested 2.")
+               != std::string::npos,
+             fewer.err);
+
   auto deleted = topics({"--delete", "--topic", "orders"});
   BOOST_REQUIRE_MESSAGE(deleted.code == 0, deleted.err);
   BOOST_TEST(deleted.out == "Deleted topic orders.\n");

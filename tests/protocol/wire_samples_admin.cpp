@@ -131,6 +131,33 @@ std::vector<char> elect_leaders_body(int16_t version) {
   return out;
 }
 
+// CreatePartitions as kafka-python sends it (v1 here; v2+ flexible): "orders" to 6 partitions,
+// the three new ones assigned, then "logs" to 4 placed by the broker; not validate-only.
+std::vector<char> create_partitions_body(int16_t version) {
+  bool flexible = version >= 2;
+  std::vector<char> out;
+  byte_writer w{out};
+  write_array_count(w, 2, flexible);
+  write_string(w, "orders", flexible);
+  w.write_i32(6);
+  write_array_count(w, 3, flexible);
+  for (int32_t p = 0; p < 3; ++p) {
+    write_array_count(w, 2, flexible);
+    w.write_i32(1 + p % 3);
+    w.write_i32(1 + (p + 1) % 3);
+    end_struct(w, flexible);
+  }
+  end_struct(w, flexible);
+  write_string(w, "logs", flexible);
+  w.write_i32(4);
+  write_array_count(w, -1, flexible);
+  end_struct(w, flexible);
+  w.write_i32(30000);
+  w.write_i8(0);
+  end_struct(w, flexible);
+  return out;
+}
+
 } // namespace
 
 std::vector<wire_sample> admin_request_samples() {
@@ -151,6 +178,8 @@ std::vector<wire_sample> admin_request_samples() {
   }
   for (int16_t v = 0; v <= 2; ++v)
     out.push_back({key(api_key::elect_leaders), v, elect_leaders_body(v)});
+  for (int16_t v = 0; v <= 3; ++v)
+    out.push_back({key(api_key::create_partitions), v, create_partitions_body(v)});
   return out;
 }
 
