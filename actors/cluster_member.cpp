@@ -30,6 +30,7 @@ void set_controller_epoch(self_ptr self, int32_t epoch) {
   if (epoch == 0) { // with not_controller: they ask the next one
     answer_leaving(self);
     abandon_asked_elections(self);
+    abandon_asked_reassignments(self);
   }
 }
 
@@ -224,6 +225,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     [=](states_written& w) {
       self->state.writing = false;
       finish_asked_election(self, w.st);
+      finish_asked_reassignment(self, w.st);
       if (w.st) {
         self->state.broker_epochs.acted(self->state.deciding);
         push_decided_states(self);
@@ -262,6 +264,9 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     },
     [=](add_partitions_atom, partition_addition_request& req, bool may_forward) {
       return add_partitions(self, std::move(req), may_forward);
+    },
+    [=](reassign_atom, std::vector<partition_move>& moves, bool may_forward) {
+      return reassign(self, std::move(moves), may_forward);
     },
     [=](ensure_offsets_topic_atom) { ensure_offsets_topic(self); },
     [=](controlled_shutdown_atom) { return shut_down_controlled(self); },

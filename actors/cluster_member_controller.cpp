@@ -33,7 +33,9 @@ void act_as_controller(self_ptr self) {
     writes = cluster::controlled_shutdown_writes(st.view, leaving_brokers(self), st.controller_epoch);
   if (writes.empty() && bounced.empty()) // then ElectLeaders requests, one at a time
     writes = next_asked_election(self);
-  if (writes.empty() && bounced.empty() && st.rebalance_due) { // then preferred leaders return
+  if (writes.empty() && bounced.empty()) // then reassignments: asked ones, then caught-up ones
+    writes = next_reassignment_writes(self);
+  if (writes.empty() && bounced.empty() && st.assignments_to_write.empty() && st.rebalance_due) { // then preferred leaders return
     st.rebalance_due = false;
     writes = cluster::preferred_leader_rebalance(st.view, leaving_brokers(self),
                                                  st.ctx.config.leader_imbalance_per_broker_percentage,
@@ -42,7 +44,7 @@ void act_as_controller(self_ptr self) {
       log_line("controller %d: moving %zu leadership(s) back to their preferred replicas", st.ctx.broker_id,
                writes.size());
   }
-  if (writes.empty()) {
+  if (writes.empty() && st.assignments_to_write.empty()) {
     st.broker_epochs.acted(brokers);
     if (!bounced.empty())
       act_as_controller(self); // nothing to move: start them at once
@@ -58,11 +60,14 @@ void act_as_controller(self_ptr self) {
                "the old ISR had are lost",
                st.ctx.broker_id, w.topic.c_str(), w.partition, w.state.leader);
   st.writing = true;
-  log_line("controller %d (epoch %d): writing %zu partition state(s)", st.ctx.broker_id, st.controller_epoch,
-           writes.size());
+  auto assignments = std::move(st.assignments_to_write);
+  st.assignments_to_write.clear();
+  log_line("controller %d (epoch %d): writing %zu partition state(s)%s", st.ctx.broker_id, st.controller_epoch,
+           writes.size(),
+           assignments.empty() ? "" : (", then " + std::to_string(assignments.size()) + " topic assignment(s)").c_str());
   auto me = caf::actor_cast<caf::actor>(self);
-  cluster::write_partition_states(*st.ctx.coordinator, writes,
-                                  [me](status s) { caf::anon_send(me, states_written{s}); });
+  cluster::write_decision(*st.ctx.coordinator, writes, assignments,
+                          [me](status s) { caf::anon_send(me, states_written{s}); });
 }
 
 // Every leader.imbalance.check.interval.seconds: the next decision may include the preferred

@@ -101,6 +101,17 @@ struct member_state {
   };
   std::vector<asked_election> asked_elections;
   std::optional<asked_election> answering_election;
+  /// As controller: AlterPartitionReassignments requests waiting for their turn, the one
+  /// being written, and the topic assignments a decision writes after its states
+  /// (cluster_member_reassignments.cpp).
+  struct asked_reassignment {
+    std::vector<partition_move> moves;
+    caf::typed_response_promise<std::vector<partition_outcome>> rp;
+    std::vector<partition_outcome> outcomes; ///< once decided; error 0 = being written
+  };
+  std::vector<asked_reassignment> asked_reassignments;
+  std::optional<asked_reassignment> answering_reassignment;
+  std::vector<cluster::assignment_write> assignments_to_write;
   /// States the controller pushed, ahead of the loads (cluster/pushed_states.hpp).
   cluster::pushed_states pushed;
   /// Node actors of other brokers (proxies over CAF's middleman), by broker id.
@@ -156,6 +167,18 @@ std::vector<cluster::partition_state_write> next_asked_election(self_ptr self);
 void finish_asked_election(self_ptr self, const status& written);
 /// No longer the controller: every queued election is answered not_controller.
 void abandon_asked_elections(self_ptr self);
+
+// cluster_member_reassignments.cpp
+/// AlterPartitionReassignments: queued here as controller, else forwarded (as elect_leaders).
+caf::result<std::vector<partition_outcome>> reassign(self_ptr self, std::vector<partition_move> moves,
+                                                     bool may_forward);
+/// As controller with nothing else to write: the next asked reassignment's state writes, or
+/// the completions of caught-up ones; either sets assignments_to_write.
+std::vector<cluster::partition_state_write> next_reassignment_writes(self_ptr self);
+/// The writes of the reassignment under way finished (or the controller role ended).
+void finish_asked_reassignment(self_ptr self, const status& written);
+/// No longer the controller: every queued reassignment is answered not_controller.
+void abandon_asked_reassignments(self_ptr self);
 
 // cluster_member_links.cpp
 /// Calls `use` with the node actor of broker `id` (a cached proxy, or one from a new

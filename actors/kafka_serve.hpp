@@ -79,5 +79,7 @@ void serve(const kafka_services& s, wire::alter_client_quotas_request&& req, con
 /// ElectLeaders through the node actor, which has the controller do it (kafka_serve_elections.cpp).
 void serve(const kafka_services& s, wire::elect_leaders_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::create_partitions_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::alter_partition_reassignments_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::list_partition_reassignments_request&& req, const kafka_reply& reply);
 
 } // namespace cafka

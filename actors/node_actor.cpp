@@ -25,6 +25,7 @@
 #include "cluster/znode_paths.hpp"
 #include "cluster/node_registration.hpp"
 #include "cluster/offset_records.hpp"
+#include "cluster/reassignment.hpp"
 #include "cluster/renewing_session.hpp"
 #include "config/topic_config.hpp"
 #include "config/to_log_config.hpp"
@@ -108,7 +109,8 @@ namespace {
 void publish_to_coordinator(self_ptr self, const topic_spec& spec) {
   auto& ctx = self->state.ctx;
   auto me = ctx.storage->config.broker_id;
-  cluster::topic_assignment assignment{std::vector<cluster::replica_list>(static_cast<size_t>(spec.partitions), {me})};
+  cluster::topic_assignment assignment;
+  assignment.partitions.assign(static_cast<size_t>(spec.partitions), {me});
   cluster::partition_state state{me, 0, 0, {me}};
   auto name = spec.name;
   cluster::publish_topic(*ctx.coordinator, name, assignment, state, cluster::topic_config{spec.configs},
@@ -666,6 +668,24 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       if (clustered(self))
         return ask_member<std::vector<leader_election_result>>(self, elect_leaders_atom_v, std::move(req), false);
       return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+    },
+    [=](reassign_atom, std::vector<partition_move>& moves) -> caf::result<std::vector<partition_outcome>> {
+      if (clustered(self))
+        return ask_member<std::vector<partition_outcome>>(self, reassign_atom_v, std::move(moves), true);
+      return reassign_alone(self, moves);
+    },
+    [=](reassign_atom, std::vector<partition_move>& moves,
+        forwarded_atom) -> caf::result<std::vector<partition_outcome>> {
+      if (clustered(self))
+        return ask_member<std::vector<partition_outcome>>(self, reassign_atom_v, std::move(moves), false);
+      return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
+    },
+    [=](reassign_atom, std::vector<std::string>& topics) -> std::vector<partition_move_status> {
+      std::vector<partition_move_status> out;
+      if (clustered(self))
+        for (auto& s : cluster::reassignments_in_progress(self->state.applied->view, topics))
+          out.push_back({topic_partition{s.topic, s.partition}, s.replicas, s.adding, s.removing});
+      return out;
     },
     [=](controlled_shutdown_atom, int32_t broker, int64_t broker_epoch) -> caf::result<int32_t> {
       if (!clustered(self))

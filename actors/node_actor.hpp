@@ -151,6 +151,13 @@ using node_actor = caf::typed_actor<
   /// where it arrives). A single node answers ELECTION_NOT_NEEDED for each known partition.
   caf::replies_to<elect_leaders_atom, leader_election_request>::with<std::vector<leader_election_result>>,
   caf::replies_to<elect_leaders_atom, leader_election_request, forwarded_atom>::with<
-    std::vector<leader_election_result>>>;
+    std::vector<leader_election_result>>,
+  /// AlterPartitionReassignments: decided and written by the controller (forwarded there);
+  /// one outcome per partition. A single node refuses every move (INVALID_REPLICA_ASSIGNMENT,
+  /// NO_REASSIGNMENT_IN_PROGRESS for a cancel) but its own replicas.
+  caf::replies_to<reassign_atom, std::vector<partition_move>>::with<std::vector<partition_outcome>>,
+  caf::replies_to<reassign_atom, std::vector<partition_move>, forwarded_atom>::with<std::vector<partition_outcome>>,
+  /// ListPartitionReassignments from this broker's view (only `topics` if not empty).
+  caf::replies_to<reassign_atom, std::vector<std::string>>::with<std::vector<partition_move_status>>>;
 
 } // namespace cafka

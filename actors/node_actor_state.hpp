@@ -65,7 +65,7 @@ int32_t recorded_leader(self_ptr self, const topic_partition& tp);
 /// The cluster member published a new view: open, re-role and close replicas to match it.
 void apply_view(self_ptr self);
 
-// -- node_actor.cpp and node_partition_growth.cpp (single node) --
+// -- node_actor.cpp and node_alone_admin.cpp (single node) --
 
 /// Writes the topic registry on the I/O worker; once on disk its topics are served.
 void write_registry(self_ptr self, std::function<void(caf::error)> done);
@@ -73,6 +73,8 @@ void write_registry(self_ptr self, std::function<void(caf::error)> done);
 std::optional<std::string> too_many_partitions(int32_t partitions);
 /// CreatePartitions on a single node: new logs, registry, then served; replies the new count.
 caf::result<int32_t> add_partitions_alone(self_ptr self, const partition_addition_request& req);
+/// AlterPartitionReassignments on a single node: only its own replicas are valid targets.
+std::vector<partition_outcome> reassign_alone(self_ptr self, const std::vector<partition_move>& moves);
 
 // -- node_offsets.cpp (cluster mode) --
 

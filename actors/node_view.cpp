@@ -76,8 +76,19 @@ bool topic_deleted(self_ptr self, const std::string& topic) {
   return true;
 }
 
-// Closes and removes the log of a deleted topic's partition (on the I/O worker).
-void drop_log(self_ptr self, const topic_partition& tp) {
+// The topic is there but this broker no longer holds a replica of the partition (it was
+// reassigned away): its data can go, as Kafka's StopReplica with deletion.
+bool moved_away(self_ptr self, const topic_partition& tp) {
+  auto* topic = self->state.applied->view.topic(tp.topic);
+  if (topic == nullptr || tp.partition < 0 || tp.partition >= static_cast<int32_t>(topic->assignment.partitions.size()))
+    return false;
+  auto& replicas = topic->assignment.partitions[static_cast<size_t>(tp.partition)];
+  return std::find(replicas.begin(), replicas.end(), my_id(self)) == replicas.end();
+}
+
+// Closes and removes the log of a partition of a deleted topic, or one moved away (on the
+// I/O worker).
+void drop_log(self_ptr self, const topic_partition& tp, const char* why) {
   auto& ns = *self->state.ctx.storage;
   auto it = ns.partitions.find(tp);
   if (it == ns.partitions.end())
@@ -85,7 +96,7 @@ void drop_log(self_ptr self, const topic_partition& tp) {
   auto log = it->second.log;
   auto folder = ns.dirs[it->second.dir]->partition_path(tp);
   ns.partitions.erase(it);
-  log_line("broker %d: removing %s-%d (topic deleted)", my_id(self), tp.topic.c_str(), tp.partition);
+  log_line("broker %d: removing %s-%d (%s)", my_id(self), tp.topic.c_str(), tp.partition, why);
   caf::anon_send(self->state.ctx.io_worker, io_job{[log, folder] {
                    log->close();
                    std::error_code ec;
@@ -220,7 +231,9 @@ void settle(self_ptr self, const topic_partition& tp) {
     self->request(handle, partition_request_timeout, caf::close_atom_v)
       .then([again](int64_t) { again(); }, [again](caf::error&) { again(); });
   } else if (!role && actor == st.replicas.end() && topic_deleted(self, tp.topic)) {
-    drop_log(self, tp);
+    drop_log(self, tp, "topic deleted");
+  } else if (!role && actor == st.replicas.end() && moved_away(self, tp)) {
+    drop_log(self, tp, "reassigned to other brokers");
   }
 }
 
@@ -248,7 +261,7 @@ void apply_view(self_ptr self) {
   for (auto& c : changes.start)
     touched.insert(topic_partition{c.topic, c.partition});
   for (auto& [tp, _] : st.ctx.storage->partitions)
-    if (topic_deleted(self, tp.topic))
+    if (topic_deleted(self, tp.topic) || moved_away(self, tp))
       touched.insert(tp);
   // Every replica here may have a new role (leader, epoch, ISR, live brokers).
   auto me = my_id(self);

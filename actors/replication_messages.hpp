@@ -189,4 +189,32 @@ typename Inspector::result_type inspect(Inspector& f, leader_election_result& x)
   return f(caf::meta::type_name("leader_election_result"), x.tp, x.error, x.message);
 }
 
+/// The outcome of one partition of a reassignment request: the same shape.
+using partition_outcome = leader_election_result;
+
+/// One partition of AlterPartitionReassignments (cluster/reassignment.hpp): its target
+/// replicas, or a cancel.
+struct partition_move {
+  topic_partition tp;
+  bool cancel = false;
+  std::vector<int32_t> replicas;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, partition_move& x) {
+  return f(caf::meta::type_name("partition_move"), x.tp, x.cancel, x.replicas);
+}
+
+/// One partition being moved (ListPartitionReassignments): every replica, those being added
+/// and those being removed.
+struct partition_move_status {
+  topic_partition tp;
+  std::vector<int32_t> replicas, adding, removing;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, partition_move_status& x) {
+  return f(caf::meta::type_name("partition_move_status"), x.tp, x.replicas, x.adding, x.removing);
+}
+
 } // namespace cafka

@@ -11,10 +11,11 @@
 // --describe prints, as kafka-topics.sh does (without its TopicId: cafka has none), per topic
 //   Topic: T\tPartitionCount: N\tReplicationFactor: R\tConfigs: k=v,...
 // and per partition
-//   \tTopic: T\tPartition: P\tLeader: L\tReplicas: 1,2,3\tIsr: 1,2[\tOffline: 3]
+//   \tTopic: T\tPartition: P\tLeader: L\tReplicas: 1,2,3\tIsr: 1,2[\tAdding Replicas: 4\tRemoving Replicas: 1][\tOffline: 3]
 //   \tStartOffset: S\tEndOffset: E\tSize: B
 // Leader, Replicas, Isr and Offline (replicas whose broker is not live; the column only when
-// there are some) come from Metadata; Leader is "none" without one (Kafka's word). The offsets
+// there are some) come from Metadata; Adding and Removing Replicas (as Kafka's, while the
+// partition is being reassigned) from the broker's ListPartitionReassignments; Leader is "none" without one (Kafka's word). The offsets
 // and the size (bytes) are cafka's own columns: in cluster mode those of a partition come from
 // its leader (asked at its caf.port), "-" for a partition without a reachable leader.
 //
@@ -114,6 +115,7 @@ struct partition_view {
   int32_t leader = -1;
   int16_t error = 0;
   std::vector<int32_t> replicas, isr, offline;
+  std::vector<int32_t> adding, removing; ///< while it is being reassigned
 };
 
 // As Kafka: no leader, or a leader that is not a live broker.
@@ -138,15 +140,21 @@ bool wanted(report r, const partition_view& p, const cluster_metadata& md) {
   }
 }
 
-// Every partition of `d` that Metadata or `d` itself knows.
-std::map<int32_t, partition_view> partition_views(const topic_description& d, const cluster_metadata& md) {
+// Every partition of `d` that Metadata or `d` itself knows, with the reassignments under way.
+std::map<int32_t, partition_view> partition_views(const topic_description& d, const cluster_metadata& md,
+                                                  const std::vector<partition_move_status>& moving) {
   std::map<int32_t, partition_view> out;
   for (auto& t : md.topics)
     if (t.name == d.name)
       for (auto& p : t.partitions)
-        out[p.partition] = partition_view{p.leader, p.error, p.replicas, p.isr, p.offline_replicas};
+        out[p.partition] = partition_view{p.leader, p.error, p.replicas, p.isr, p.offline_replicas, {}, {}};
   for (auto& p : d.partitions)
     out.try_emplace(p.tp.partition);
+  for (auto& m : moving)
+    if (m.tp.topic == d.name) {
+      out[m.tp.partition].adding = m.adding;
+      out[m.tp.partition].removing = m.removing;
+    }
   return out;
 }
 
@@ -166,6 +174,8 @@ void print_description(const topic_description& d, report r, const std::map<int3
   for (auto& [p, v] : views) {
     auto leader = v.leader >= 0 ? std::to_string(v.leader) : std::string{"none"};
     auto offline = v.offline.empty() ? std::string{} : "\tOffline: " + join(v.offline);
+    if (!v.adding.empty() || !v.removing.empty())
+      offline = "\tAdding Replicas: " + join(v.adding) + "\tRemoving Replicas: " + join(v.removing) + offline;
     auto s = statuses.find(p);
     bool known = s != statuses.end();
     std::printf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s%s\tStartOffset: %s\tEndOffset: "
@@ -218,13 +228,16 @@ void describe_topics(caf::actor_system& sys, const node_actor& node, const tools
   auto md = ask<cluster_metadata>(sys, node, timeout, metadata_atom_v, req);
   if (!md)
     tools::fail(tool, "cannot get metadata: " + describe(md.error()));
+  auto moving = ask<std::vector<partition_move_status>>(sys, node, timeout, reassign_atom_v, names);
+  if (!moving)
+    tools::fail(tool, "cannot list the reassignments: " + describe(moving.error()));
   for (auto& name : names) {
     auto d = ask<topic_description>(sys, node, timeout, describe_atom_v, name);
     if (!d && a.has("if-exists") && is(d.error(), kafka_error::unknown_topic_or_partition))
       continue;
     if (!d)
       tools::fail(tool, "cannot describe topic '" + name + "': " + describe(d.error()));
-    auto views = partition_views(*d, *md);
+    auto views = partition_views(*d, *md, *moving);
     auto count = views.size();
     for (auto it = views.begin(); it != views.end();)
       it = wanted(r, it->second, *md) ? std::next(it) : views.erase(it);

@@ -131,4 +131,22 @@ void publish_partition_addition(coordinator& c, const std::string& topic, const 
         });
 }
 
+void write_decision(coordinator& c, const std::vector<partition_state_write>& states,
+                    const std::vector<assignment_write>& assignments, status_callback done) {
+  write_partition_states(c, states, [&c, assignments, done](status s) {
+    if (!s || assignments.empty()) {
+      done(s);
+      return;
+    }
+    auto b = std::make_shared<batch>();
+    b->done = done;
+    for (auto& a : assignments) {
+      auto slot = b->add();
+      c.set(topic_path(a.topic), encode(a.assignment), a.expected_version,
+            [b, slot](result<node_stat> r) { b->finish(slot, r ? status{} : status{r.error()}); });
+    }
+    b->finish();
+  });
+}
+
 } // namespace cafka::cluster

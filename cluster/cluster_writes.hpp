@@ -9,6 +9,9 @@
 //   publish_partition_addition  sets /brokers/topics/<topic> to the grown assignment, conditional
 //                           on the version the addition was planned from; only if that wins are
 //                           the new partitions' nodes and states created.
+//   write_decision          write_partition_states, then (only if all of them won) each topic
+//                           assignment, conditional on the version it was decided from: a
+//                           reassignment's states lead, its assignment follows.
 //   write_partition_states  sets each state conditionally on the znode version the decision
 //                           was made from (partition_state_write::expected_version, taken from
 //                           the cluster_view), or creates it if it was absent. If another
@@ -29,6 +32,7 @@
 #include "cluster/coordinator.hpp"
 #include "cluster/metadata.hpp"
 #include "cluster/partition_addition.hpp"
+#include "cluster/reassignment.hpp"
 
 namespace cafka::cluster {
 
@@ -40,5 +44,8 @@ void publish_partition_addition(coordinator& c, const std::string& topic, const 
 
 void write_partition_states(coordinator& c, const std::vector<partition_state_write>& writes,
                             status_callback done);
+
+void write_decision(coordinator& c, const std::vector<partition_state_write>& states,
+                    const std::vector<assignment_write>& assignments, status_callback done);
 
 } // namespace cafka::cluster

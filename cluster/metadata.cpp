@@ -14,7 +14,7 @@ bool operator==(const controller_info& a, const controller_info& b) {
 }
 
 bool operator==(const topic_assignment& a, const topic_assignment& b) {
-  return a.partitions == b.partitions;
+  return a.partitions == b.partitions && a.adding == b.adding && a.removing == b.removing;
 }
 
 bool operator==(const partition_state& a, const partition_state& b) {

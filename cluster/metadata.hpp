@@ -35,6 +35,9 @@ struct controller_info {
 /// /brokers/topics/<topic>: partitions[p] are the replicas of partition p; never empty.
 struct topic_assignment {
   std::vector<replica_list> partitions;
+  /// Partitions being reassigned (cluster/reassignment.hpp, KIP-455): the replicas being added
+  /// and those being removed. partitions[p] is then the target replicas, then the leaving ones.
+  std::map<int32_t, replica_list> adding, removing;
 };
 
 /// /brokers/topics/<topic>/partitions/<p>/state.

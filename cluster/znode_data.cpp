@@ -1,6 +1,8 @@
 #include "cluster/znode_data.hpp"
 
+#include <algorithm>
 #include <initializer_list>
+#include <map>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -15,6 +17,8 @@ namespace {
 constexpr int64_t format_version = 1;
 constexpr int64_t int32_max = std::numeric_limits<int32_t>::max();
 constexpr std::string_view partition_prefix = "partition.";
+constexpr std::string_view adding_prefix = "adding.";
+constexpr std::string_view removing_prefix = "removing.";
 constexpr std::string_view config_prefix = "config.";
 
 std::error_code first_error(std::initializer_list<std::error_code> errors) {
@@ -107,6 +111,9 @@ std::string encode(const topic_assignment& t) {
   auto w = versioned();
   for (std::size_t p = 0; p < t.partitions.size(); ++p)
     w.add_ints(std::string(partition_prefix) + std::to_string(p), t.partitions[p]);
+  for (auto [prefix, moving] : {std::pair{adding_prefix, &t.adding}, std::pair{removing_prefix, &t.removing}})
+    for (auto& [p, replicas] : *moving)
+      w.add_ints(std::string(prefix) + std::to_string(p), replicas);
   return w.text();
 }
 
@@ -115,7 +122,17 @@ result<topic_assignment> decode_topic_assignment(std::string_view text) {
   if (!f)
     return f.error();
   std::vector<std::pair<int64_t, replica_list>> entries;
+  std::map<int32_t, replica_list> adding, removing;
   for (auto& [key, value] : f->all()) {
+    for (auto [prefix, moving] : {std::pair{adding_prefix, &adding}, std::pair{removing_prefix, &removing}}) {
+      if (!starts_with(key, prefix))
+        continue;
+      auto p = parse_kv_int(std::string_view(key).substr(prefix.size()), 0, int32_max);
+      auto replicas = parse_kv_id_list(value);
+      if (!p || !replicas || replicas->empty())
+        return errc::malformed_data;
+      (*moving)[static_cast<int32_t>(*p)] = std::move(*replicas);
+    }
     if (!starts_with(key, partition_prefix))
       continue;
     auto p = parse_kv_int(std::string_view(key).substr(partition_prefix.size()), 0, int32_max);
@@ -137,6 +154,18 @@ result<topic_assignment> decode_topic_assignment(std::string_view text) {
     seen[index] = true;
     t.partitions[index] = std::move(replicas);
   }
+  // Each partition being moved exists, and its full replica list holds the ones moving.
+  for (auto* moving : {&adding, &removing})
+    for (auto& [p, replicas] : *moving) {
+      if (static_cast<size_t>(p) >= t.partitions.size())
+        return errc::malformed_data;
+      auto& all = t.partitions[static_cast<size_t>(p)];
+      for (auto id : replicas)
+        if (std::find(all.begin(), all.end(), id) == all.end())
+          return errc::malformed_data;
+    }
+  t.adding = std::move(adding);
+  t.removing = std::move(removing);
   return t;
 }
 

@@ -35,6 +35,8 @@ constexpr api_info apis[] = {
   {api_key::offset_for_leader_epoch, "OffsetForLeaderEpoch", 0, 4, 4},
   {api_key::create_partitions, "CreatePartitions", 0, 3, 2},
   {api_key::elect_leaders, "ElectLeaders", 0, 2, 2},
+  {api_key::alter_partition_reassignments, "AlterPartitionReassignments", 0, 0, 0},
+  {api_key::list_partition_reassignments, "ListPartitionReassignments", 0, 0, 0},
   {api_key::describe_client_quotas, "DescribeClientQuotas", 0, 1, 1},
   {api_key::alter_client_quotas, "AlterClientQuotas", 0, 1, 1},
 };

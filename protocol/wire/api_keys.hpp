@@ -3,7 +3,9 @@
 //
 // The ranges follow shared/docs/kafka-wire-notes.md §2.0: every maximum is the last
 // non-flexible version (but ApiVersions and OffsetForLeaderEpoch, whose flexible last
-// versions are served too), and the minimums reach down far enough that librdkafka keeps
+// versions are served too, and the admin APIs cafka's tools and Kafka's admin clients call
+// in the flexible encoding: ElectLeaders, CreatePartitions and the reassignment APIs, these
+// flexible from v0), and the minimums reach down far enough that librdkafka keeps
 // its features on (it enables LZ4 only when FindCoordinator v0 and Produce v0 are in
 // range, for instance). Versions advertised but not implemented are answered with
 // UNSUPPORTED_VERSION in that version's layout.
@@ -35,6 +37,8 @@ enum class api_key : int16_t {
   offset_for_leader_epoch = 23,
   create_partitions = 37,
   elect_leaders = 43,
+  alter_partition_reassignments = 45,
+  list_partition_reassignments = 46,
   describe_client_quotas = 48,
   alter_client_quotas = 49,
 };

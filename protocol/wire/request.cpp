@@ -40,6 +40,8 @@ bool is_decodable(int16_t key) {
     case api_key::alter_client_quotas:
     case api_key::elect_leaders:
     case api_key::create_partitions:
+    case api_key::alter_partition_reassignments:
+    case api_key::list_partition_reassignments:
       return true;
     default:
       return false;
@@ -71,6 +73,8 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::alter_client_quotas: return wrap(decode_alter_client_quotas_request(body, v));
     case api_key::elect_leaders: return wrap(decode_elect_leaders_request(body, v));
     case api_key::create_partitions: return wrap(decode_create_partitions_request(body, v));
+    case api_key::alter_partition_reassignments: return wrap(decode_alter_partition_reassignments_request(body));
+    case api_key::list_partition_reassignments: return wrap(decode_list_partition_reassignments_request(body));
     default: return protocol::errc::bad_record;
   }
 }

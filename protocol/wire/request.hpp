@@ -23,6 +23,7 @@
 #include "protocol/wire/offset_commit.hpp"
 #include "protocol/wire/offset_fetch.hpp"
 #include "protocol/wire/offset_for_leader_epoch.hpp"
+#include "protocol/wire/partition_reassignments.hpp"
 #include "protocol/wire/produce.hpp"
 #include "protocol/wire/request_header.hpp"
 #include "protocol/wire/sync_group.hpp"
@@ -37,7 +38,8 @@ using decoded_request =
                offset_commit_request, offset_fetch_request, list_groups_request,
                describe_groups_request, offset_for_leader_epoch_request,
                describe_client_quotas_request, alter_client_quotas_request, elect_leaders_request,
-               create_partitions_request>;
+               create_partitions_request, alter_partition_reassignments_request,
+               list_partition_reassignments_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

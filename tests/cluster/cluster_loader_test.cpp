@@ -209,7 +209,7 @@ BOOST_AUTO_TEST_CASE(one_loader_over_two_sessions_keeps_their_watches_apart) {
 
 BOOST_AUTO_TEST_CASE(a_state_written_after_the_load_is_picked_up_through_its_watch) {
   // The topic node exists but its states do not yet (a controller still publishing).
-  BOOST_REQUIRE(create(*brokers[0], topic_path("late"), encode(topic_assignment{{{1}}})));
+  BOOST_REQUIRE(create(*brokers[0], topic_path("late"), encode(topic_assignment{{{1}}, {}, {}})));
   auto v = load(loader, *reader).view;
   BOOST_REQUIRE(v.topic("late"));
   BOOST_TEST(v.topic("late")->partitions[0].state_version == no_state_version);

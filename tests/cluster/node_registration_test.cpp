@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(topics_are_published_and_unpublished) {
   auto store = std::make_shared<embedded_store>();
   embedded_coordinator c{store};
   registered(c, 0);
-  topic_assignment assignment{{{0}, {0}, {0}}};
+  topic_assignment assignment{{{0}, {0}, {0}}, {}, {}};
   std::optional<status> published;
   publish_topic(c, "orders", assignment, partition_state{0, 0, 1, {0}}, topic_config{{{"retention.ms", "1000"}}},
                 [&](status st) { published = st; });

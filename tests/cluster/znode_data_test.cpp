@@ -20,7 +20,7 @@ partition_state sample_state() {
 }
 
 topic_assignment sample_assignment() {
-  return {{{1, 2, 3}, {2, 3, 1}, {3, 1, 2}}};
+  return {{{1, 2, 3}, {2, 3, 1}, {3, 1, 2}}, {}, {}};
 }
 
 topic_config sample_config() {
@@ -80,6 +80,20 @@ BOOST_AUTO_TEST_CASE(topic_assignment_round_trip) {
   auto shuffled = decode_topic_assignment("partition.1=5\nversion=1\npartition.0=4\n");
   BOOST_REQUIRE(shuffled.has_value());
   BOOST_TEST((shuffled->partitions == std::vector<replica_list>{{4}, {5}}));
+}
+
+BOOST_AUTO_TEST_CASE(a_reassignment_under_way_round_trips_in_the_assignment) {
+  auto t = sample_assignment();
+  t.partitions[1] = {4, 2, 3, 1}; // moving from 2,3,1 to 4,2,3
+  t.adding[1] = {4};
+  t.removing[1] = {1};
+  BOOST_TEST(encode(t)
+             == "version=1\npartition.0=1,2,3\npartition.1=4,2,3,1\npartition.2=3,1,2\nadding.1=4\nremoving.1=1\n");
+  BOOST_TEST((*decode_topic_assignment(encode(t)) == t));
+  // What is added or removed must be a replica of an existing partition.
+  BOOST_TEST(!decode_topic_assignment("version=1\npartition.0=1,2\nadding.0=3\n"));
+  BOOST_TEST(!decode_topic_assignment("version=1\npartition.0=1,2\nremoving.1=1\n"));
+  BOOST_TEST(!decode_topic_assignment("version=1\npartition.0=1,2\nadding.0=\n"));
 }
 
 BOOST_AUTO_TEST_CASE(partition_state_round_trip) {

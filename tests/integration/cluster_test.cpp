@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <cstdlib>
 #include <future>
 #include <map>
@@ -107,6 +109,24 @@ void rdkafka_produce(const std::string& bootstrap, const std::string& topic, con
   BOOST_REQUIRE_MESSAGE(left == 0, left << " records unacknowledged");
   BOOST_REQUIRE_MESSAGE(reports.errors.empty(), "delivery failed: " << reports.errors.front());
   BOOST_REQUIRE_EQUAL(reports.ok, to - from);
+}
+
+// The sum of the EndOffset columns of a cafka-topics --describe output ("-" counts 0).
+int64_t end_offsets_total(const std::string& described) {
+  int64_t total = 0;
+  for (auto& line : lines(described))
+    if (auto at = line.find("\tEndOffset: "); at != std::string::npos && line[at + 12] != '-')
+      total += std::stoll(line.substr(at + 12));
+  return total;
+}
+
+// The partition folders of `topic` in a log dir.
+std::vector<std::string> folders_of(const std::string& log_dir, const std::string& topic) {
+  std::vector<std::string> out;
+  for (auto& e : std::filesystem::directory_iterator(log_dir))
+    if (e.is_directory() && e.path().filename().string().rfind(topic + "-", 0) == 0)
+      out.push_back(e.path().filename().string());
+  return out;
 }
 
 // A librdkafka producer that re-reads metadata every second. produce() into a partition its
@@ -557,11 +577,7 @@ BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_new_topics_use_it_and_an_old_topic_gr
     BOOST_TEST(described.out.find(row) != std::string::npos, "no row '" << row << "' in\n" << described.out);
   }
   // The offsets come from each partition's leader: together they hold the 400 records.
-  int64_t end_offsets = 0;
-  for (auto& line : lines(described.out))
-    if (auto at = line.find("\tEndOffset: "); at != std::string::npos)
-      end_offsets += std::stoll(line.substr(at + 12));
-  BOOST_TEST(end_offsets == 400);
+  BOOST_TEST(end_offsets_total(described.out) == 400);
 
   refreshing_producer before{c.bootstrap(1)};
   BOOST_REQUIRE(before.send("old", 0) == RdKafka::ERR_NO_ERROR);
@@ -590,6 +606,129 @@ BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_new_topics_use_it_and_an_old_topic_gr
   BOOST_TEST(fewer.err.find("Topic currently has 8 partitions, which is higher than the requested 4.")
                != std::string::npos,
              show(fewer));
+}
+
+// Horizontal scaling with data already there: a fourth broker joins three that hold a
+// replication-factor-2 topic with records; cafka-reassign-partitions --generate proposes the
+// topic over all four, --execute moves it (new replicas catch up before old ones go),
+// --verify reports it complete, a preferred election spreads the leaders 2/2/2/2, every
+// record is still readable through the new broker, and the old replicas' folders are gone.
+BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the_old_replicas) {
+  cluster_fixture c{3};
+  BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2, 3}, 60s));
+  auto created = c.create_topic(1, "moved", 8, 2, {});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created) << c.outputs());
+  wait_until_led(c, 1, "moved", 8);
+  kcat_produce(c.bootstrap(1), "moved", "before", 0, 800);
+  c.start(4);
+  BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(2, {1, 2, 3, 4}, 60s), c.outputs());
+
+  cafka::test::scratch_dir files;
+  auto write = [&](const std::string& name, const std::string& text) {
+    auto path = files.path + "/" + name;
+    std::ofstream{path} << text;
+    return path;
+  };
+  const std::string tool = CAFKA_BINARY_DIR "/bin/cafka-reassign-partitions";
+  auto topics_file = write("topics.json", R"({"topics":[{"topic":"moved"}],"version":1})");
+  // --generate over `brokers`, --execute of its proposal through another broker, --verify
+  // (through a third) until every partition is complete.
+  auto reassign_over = [&](const std::string& brokers, int32_t via) {
+    auto generated = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(via), "--generate",
+                                       "--topics-to-move-json-file", topics_file, "--broker-list", brokers},
+                                      "", 60s);
+    BOOST_REQUIRE_MESSAGE(generated.code == 0, show(generated));
+    BOOST_TEST_MESSAGE(generated.out);
+    auto proposal_at = generated.out.find("Proposed partition reassignment configuration\n");
+    BOOST_REQUIRE(proposal_at != std::string::npos);
+    auto plan = write("plan-" + brokers + ".json", lines(generated.out.substr(proposal_at)).at(1));
+    auto executed = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(via % 4 + 1), "--execute",
+                                      "--reassignment-json-file", plan},
+                                     "", 90s);
+    BOOST_REQUIRE_MESSAGE(executed.code == 0, show(executed) << c.outputs());
+    BOOST_TEST(executed.out.find("Successfully started partition reassignments for moved-") != std::string::npos,
+               executed.out);
+    run_result verified;
+    bool complete = poll_until(
+      [&] {
+        verified = cafka::test::run({tool, "--bootstrap-server", c.bootstrap((via + 1) % 4 + 1), "--verify",
+                                     "--reassignment-json-file", plan},
+                                    "", 60s);
+        return verified.code == 0 && count_of(verified.out, " is complete.") == 8;
+      },
+      120s);
+    BOOST_REQUIRE_MESSAGE(complete, show(verified) << c.outputs());
+  };
+  reassign_over("1,2,3,4", 4);
+
+  // Replicas 4 per broker, as proposed; then the preferred leaders lead, 2 each.
+  auto elected = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-leader-election", "--bootstrap-server", c.bootstrap(1),
+                                   "--election-type", "preferred", "--all-topic-partitions"},
+                                  "", 60s);
+  BOOST_TEST_MESSAGE(elected.out);
+  cafka::test::cluster_metadata_view md;
+  bool spread = poll_until(
+    [&] {
+      md = read_metadata(c.bootstrap(4));
+      return md.ok() && md.all_led("moved", 8)
+             && md.leader_counts("moved") == std::map<int32_t, int>{{1, 2}, {2, 2}, {3, 2}, {4, 2}};
+    },
+    60s);
+  BOOST_REQUIRE_MESSAGE(spread, "leaders not 2/2/2/2\n" << c.outputs());
+  std::map<int32_t, int> replicas_per_broker;
+  for (auto& [p, info] : md.topics["moved"])
+    for (auto id : info.replicas)
+      ++replicas_per_broker[id];
+  BOOST_TEST((replicas_per_broker == std::map<int32_t, int>{{1, 4}, {2, 4}, {3, 4}, {4, 4}}));
+
+  // A new leader's high watermark catches up with its followers' next fetches (as in Kafka):
+  // the records are readable once the end offsets add up again.
+  run_result described;
+  BOOST_TEST(poll_until(
+               [&] {
+                 described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
+                                               c.caf_address(4), "--describe", "--topic", "moved"},
+                                              "", 60s);
+                 return end_offsets_total(described.out) == 800;
+               },
+               60s),
+             show(described));
+  check_all(kcat_consume(c.bootstrap(4), "moved"), {{"before", {0, 800}}});
+  // Each broker keeps exactly the folders of the partitions it holds a replica of.
+  bool cleaned = poll_until(
+    [&] {
+      for (int32_t b = 1; b <= 4; ++b)
+        for (auto& [p, info] : md.topics["moved"]) {
+          bool holds = std::find(info.replicas.begin(), info.replicas.end(), b) != info.replicas.end();
+          if (std::filesystem::exists(c.log_dir(b) + "/moved-" + std::to_string(p)) != holds)
+            return false;
+        }
+      return true;
+    },
+    60s);
+  BOOST_TEST(cleaned, "old replicas' folders are still there\n" << c.outputs());
+
+  // Decommissioning broker 1: a plan over the others moves everything off it; it then stops
+  // with no partition under-replicated.
+  reassign_over("2,3,4", 2);
+  BOOST_TEST(poll_until([&] { return folders_of(c.log_dir(1), "moved").empty(); }, 60s),
+             "broker 1 still holds replicas of moved");
+  BOOST_TEST(c.stop(1) == 0);
+  auto under = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(2),
+                                 "--describe", "--topic", "moved", "--under-replicated-partitions"},
+                                "", 60s);
+  BOOST_TEST(under.code == 0, show(under));
+  BOOST_TEST(under.out.empty(), under.out);
+  BOOST_TEST(poll_until(
+    [&] {
+      return end_offsets_total(cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
+                                                 c.caf_address(3), "--describe", "--topic", "moved"},
+                                                "", 60s)
+                                 .out)
+             == 800;
+    },
+    60s));
+  check_all(kcat_consume(c.bootstrap(3), "moved"), {{"before", {0, 800}}});
 }
 
 BOOST_AUTO_TEST_CASE(the_cluster_demo_script_runs_to_its_end) {

@@ -7,6 +7,7 @@
 #include "protocol/wire/api_keys.hpp"
 #include "protocol/wire/client_quotas.hpp"
 #include "protocol/wire/elect_leaders.hpp"
+#include "protocol/wire/partition_reassignments.hpp"
 #include "protocol/wire/primitives.hpp"
 #include "wire_samples.hpp"
 
@@ -158,6 +159,25 @@ std::vector<char> create_partitions_body(int16_t version) {
   return out;
 }
 
+// What cafka-reassign-partitions sends: a move of two partitions and a cancel; the list of all.
+std::vector<char> alter_partition_reassignments_body() {
+  alter_partition_reassignments_request req;
+  req.topics.push_back({"orders", {{0, std::vector<int32_t>{2, 3}}, {1, std::nullopt}}});
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_alter_partition_reassignments_request(req, w);
+  return out;
+}
+
+std::vector<char> list_partition_reassignments_body() {
+  list_partition_reassignments_request req;
+  req.topics = std::vector<listed_topic>{{"orders", {0, 1}}};
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_list_partition_reassignments_request(req, w);
+  return out;
+}
+
 } // namespace
 
 std::vector<wire_sample> admin_request_samples() {
@@ -180,6 +200,8 @@ std::vector<wire_sample> admin_request_samples() {
     out.push_back({key(api_key::elect_leaders), v, elect_leaders_body(v)});
   for (int16_t v = 0; v <= 3; ++v)
     out.push_back({key(api_key::create_partitions), v, create_partitions_body(v)});
+  out.push_back({key(api_key::alter_partition_reassignments), 0, alter_partition_reassignments_body()});
+  out.push_back({key(api_key::list_partition_reassignments), 0, list_partition_reassignments_body()});
   return out;
 }
 

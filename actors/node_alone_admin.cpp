@@ -1,3 +1,5 @@
+// A single node's answers to CreatePartitions and AlterPartitionReassignments.
+//
 // More partitions for a topic of a single node (CreatePartitions, cafka-topics --alter): the
 // same checks as the controller's (cluster/partition_addition.hpp, over a view of this one
 // broker), then the new logs, the registry, and only then the partitions served, so that
@@ -84,6 +86,30 @@ caf::result<int32_t> add_partitions_alone(self_ptr self, const partition_additio
       rp.deliver(to_caf_error(open_status.error()));
   });
   return rp;
+}
+
+} // namespace cafka
+
+namespace cafka {
+
+std::vector<partition_outcome> reassign_alone(self_ptr self, const std::vector<partition_move>& moves) {
+  auto& ns = *self->state.ctx.storage;
+  auto me = ns.config.broker_id;
+  std::vector<partition_outcome> out;
+  for (auto& m : moves) {
+    auto topic = ns.topics.find(m.tp.topic);
+    if (topic == ns.topics.end() || m.tp.partition < 0 || m.tp.partition >= topic->second.partitions)
+      out.push_back({m.tp, protocol::wire_code(kafka_error::unknown_topic_or_partition), "The partition does not exist."});
+    else if (m.cancel)
+      out.push_back({m.tp, protocol::wire_code(kafka_error::no_reassignment_in_progress),
+                     "No reassignment is in progress for this partition."});
+    else if (m.replicas != std::vector<int32_t>{me})
+      out.push_back({m.tp, protocol::wire_code(kafka_error::invalid_replica_assignment),
+                     "A single node holds every replica: broker " + std::to_string(me) + " only."});
+    else
+      out.push_back({m.tp, 0, ""}); // where it is already
+  }
+  return out;
 }
 
 } // namespace cafka
