@@ -900,6 +900,20 @@ std::optional<cafka::cluster::partition_state> cluster::recorded_state(const std
   return out;
 }
 
+std::optional<cafka::cluster::topic_assignment> cluster::recorded_assignment(const std::string& topic) {
+  auto& s = *impl_;
+  if (!s.observer)
+    s.observer = std::make_shared<cafka::cluster::embedded_coordinator>(s.store);
+  std::optional<cafka::cluster::topic_assignment> out;
+  s.observer->get(cafka::cluster::topic_path(topic), {}, [&out](result<cafka::cluster::node_data> r) {
+    if (!r)
+      return;
+    if (auto a = cafka::cluster::decode_topic_assignment(r->data))
+      out = std::move(*a);
+  });
+  return out;
+}
+
 const std::string& cluster::log_dir(size_t i) const { return impl_->brokers.at(i).log_dir; }
 
 } // namespace cafka::sim

@@ -204,6 +204,9 @@ public:
   /// broker's; it is opened on first use and never cut or expired); nullopt if nothing is
   /// recorded.
   std::optional<cafka::cluster::partition_state> recorded_state(const std::string& topic, int32_t partition);
+  /// What the coordinator records now as the topic's assignment (replicas per partition and
+  /// the reassignments under way), read the same way; nullopt if the topic is not recorded.
+  std::optional<cafka::cluster::topic_assignment> recorded_assignment(const std::string& topic);
   /// Broker i's log dir (the same across crashes and restarts).
   const std::string& log_dir(size_t i) const;
 

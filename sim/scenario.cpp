@@ -52,6 +52,10 @@ std::string to_string(fault_kind k) {
       return "drop";
     case fault_kind::pause:
       return "pause";
+    case fault_kind::add_partitions:
+      return "add partitions";
+    case fault_kind::reassign:
+      return "reassign";
     case fault_kind::cut_member:
       return "cut off";
     case fault_kind::heal_member:
@@ -270,6 +274,39 @@ void draw_leader_episode(draw& d, scenario_plan& plan, episode_context& ctx, int
   }
 }
 
+// The operations (see the header), from their own stream of draws.
+void draw_operations(uint64_t seed, scenario_plan& plan, episode_context& ctx) {
+  draw d{seed ^ 0x6f70657261746e73ull}; // "operatns"
+  std::vector<int32_t> partitions;
+  for (auto& t : plan.topics)
+    partitions.push_back(t.partitions);
+  auto count = d.between(0, 2);
+  for (int64_t i = 0; i < count; ++i) {
+    auto topic = static_cast<size_t>(d.between(0, int64_t(plan.topics.size()) - 1));
+    auto& t = plan.topics[topic];
+    scenario_fault f = fault_at(d.between(500, workload_ms), fault_kind::add_partitions);
+    f.broker = operation_broker;
+    f.episode = ctx.next_episode++;
+    f.target_topic = t.name;
+    if (d.chance(50)) {
+      partitions[topic] += static_cast<int32_t>(d.between(1, 2));
+      f.partition_count = partitions[topic];
+    } else {
+      f.kind = fault_kind::reassign;
+      f.target_partition = static_cast<int32_t>(d.between(0, t.partitions - 1));
+      std::vector<int32_t> ids;
+      for (int32_t id = 1; id <= plan.brokers; ++id)
+        ids.push_back(id);
+      for (int32_t k = 0; k < t.replication_factor; ++k) { // a draw without putting back
+        auto pick = static_cast<size_t>(d.between(k, int64_t(ids.size()) - 1));
+        std::swap(ids[size_t(k)], ids[pick]);
+        f.replicas.push_back(ids[size_t(k)]);
+      }
+    }
+    plan.faults.push_back(f);
+  }
+}
+
 } // namespace
 
 scenario_plan make_plan(uint64_t seed, const plan_options& options) {
@@ -310,6 +347,7 @@ scenario_plan make_plan(uint64_t seed, const plan_options& options) {
     auto start = std::max(broker_free[size_t(b)], d.between(500, workload_ms));
     broker_free[size_t(b)] = draw_broker_episode(d, plan, ctx, b, start) + 1000;
   }
+  draw_operations(seed, plan, ctx);
   plan.flush_each_message =
     std::any_of(plan.faults.begin(), plan.faults.end(),
                 [](const scenario_fault& f) { return f.kind == fault_kind::crash_machine; })
@@ -355,6 +393,14 @@ std::string describe(const scenario_fault& f) {
     case fault_kind::isolate:
     case fault_kind::rejoin:
       return to_string(f.kind) + " " + broker;
+    case fault_kind::add_partitions:
+      return "grow " + f.target_topic + " to " + std::to_string(f.partition_count) + " partitions";
+    case fault_kind::reassign: {
+      std::string ids;
+      for (auto id : f.replicas)
+        ids += (ids.empty() ? "" : ",") + std::to_string(id);
+      return "reassign " + f.target_topic + "/" + std::to_string(f.target_partition) + " to brokers " + ids;
+    }
     default:
       return broker + " " + to_string(f.kind);
   }

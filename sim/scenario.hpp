@@ -36,6 +36,11 @@
 //   a pause, or an isolation from everything and the rejoin. Episodes of different brokers
 //   may overlap (even all brokers down at once); a link episode's peer may be in an
 //   episode of its own.
+// - Operations (issue 16), drawn from a stream of their own (so that the rest of a seed's
+//   plan is what it was before they came): 0-2 per plan, each a partition addition (a topic
+//   grows by 1-2 partitions) or a reassignment (one partition of a topic to a drawn set of as
+//   many distinct brokers as its replication factor), asked of any running broker without
+//   waiting for the answer. The producers keep sending to the partitions the plan began with.
 // - Groups: 0-2 consumer groups, each reading one topic with 1-3 members (cafka's
 //   join_group, auto commit), each member in a client host of its own, joining at a drawn
 //   time (so rebalances happen under load and faults).
@@ -81,6 +86,8 @@ enum class fault_kind {
   heal_member,
   isolate,        ///< every link of the broker cut, both directions (the coordinator's too)
   rejoin,         ///< undoes isolate
+  add_partitions, ///< target_topic grows to partition_count partitions (CreatePartitions)
+  reassign,       ///< target_topic/target_partition moves to `replicas` (AlterPartitionReassignments)
 };
 
 std::string to_string(fault_kind k);
@@ -119,7 +126,12 @@ struct scenario_fault {
   int64_t delay_min_ms = 0, delay_max_ms = 0;        ///< delay
   int64_t pause_ms = 0;                              ///< pause
   int member = 0;                                    ///< cut_member, heal_member
+  int32_t partition_count = 0;                       ///< add_partitions: the new total
+  std::vector<int32_t> replicas;                     ///< reassign: broker ids
 };
+
+/// The operations (add_partitions, reassign) are no broker's episode (broker = operation_broker).
+constexpr int operation_broker = -2;
 
 /// A consumer group reading one topic.
 struct scenario_group {

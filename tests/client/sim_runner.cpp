@@ -26,8 +26,8 @@ namespace client_test {
 
 namespace {
 
-// Every broker up, the views agree, and every partition of the plan has a live leader in
-// every broker's view.
+// Every broker up, the views agree, every partition of the plan (and every partition added
+// since) has a live leader in every broker's view, and no reassignment is under way.
 bool recovered(sim::cluster& c, const sim::scenario_plan& plan) {
   for (size_t i = 0; i < c.size(); ++i)
     if (!c.broker(i).up || c.paused(i)) // a pause may outlast the last fault
@@ -37,7 +37,7 @@ bool recovered(sim::cluster& c, const sim::scenario_plan& plan) {
   for (size_t i = 0; i < c.size(); ++i)
     for (auto& t : plan.topics) {
       auto ls = client_test::sim_view_leaders(c, i, t.name);
-      if (ls.size() != size_t(t.partitions))
+      if (ls.size() < size_t(t.partitions)) // partitions may have been added
         return false;
       for (auto l : ls)
         if (l < 0)
@@ -48,6 +48,9 @@ bool recovered(sim::cluster& c, const sim::scenario_plan& plan) {
     for (int32_t p = 0; p < t.partitions; ++p)
       if (auto st = c.recorded_state(t.name, p); !st || st->leader <= 0)
         return false;
+  for (auto& t : plan.topics)
+    if (auto a = c.recorded_assignment(t.name); !a || !a->adding.empty() || !a->removing.empty())
+      return false;
   return true;
 }
 
@@ -96,8 +99,15 @@ bool contains(const std::vector<int32_t>& ids, int32_t id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-// The replicas of every partition of the plan (the assignment never changes).
+// The replicas of every partition of the plan (as the coordinator records them: reassignments
+// change them).
 using replica_map = std::map<sim::partition_key, std::vector<int32_t>>;
+
+void refresh(sim::cluster& c, replica_map& replicas) {
+  for (auto& [tp, ids] : replicas)
+    if (auto a = c.recorded_assignment(tp.first); a && size_t(tp.second) < a->partitions.size())
+      ids = a->partitions[size_t(tp.second)];
+}
 
 // Plays the plan's faults: maps its peers to hosts of the cluster, resolves leader
 // episodes (the broker that leads the target partition when the episode starts), skips an
@@ -105,7 +115,7 @@ using replica_map = std::map<sim::partition_key, std::vector<int32_t>>;
 // and records when a machine crash exposes a partition (sim/invariants.hpp).
 class fault_player {
 public:
-  fault_player(sim::cluster& c, const sim::scenario_plan& plan, const replica_map& replicas,
+  fault_player(sim::cluster& c, const sim::scenario_plan& plan, replica_map& replicas,
                std::vector<size_t> member_hosts, std::map<sim::partition_key, std::vector<int64_t>>& exposures)
     : c_(c), plan_(plan), replicas_(replicas), member_hosts_(std::move(member_hosts)), exposures_(exposures),
       busy_(size_t(plan.brokers), -1) {
@@ -123,6 +133,10 @@ public:
     }
     if (f.kind == sim::fault_kind::heal_member) {
       c_.rejoin(member_hosts_[size_t(f.member)]);
+      return;
+    }
+    if (f.kind == sim::fault_kind::add_partitions || f.kind == sim::fault_kind::reassign) {
+      operate(f);
       return;
     }
     auto& e = episodes_[f.episode];
@@ -162,6 +176,7 @@ private:
       }
       c_.note("runner: episode " + std::to_string(f.episode) + ": the leader of " + f.target_topic + "/"
               + std::to_string(f.target_partition) + " is broker " + std::to_string(id));
+      refresh(c_, replicas_);
       for (auto r : replicas_.at({f.target_topic, f.target_partition}))
         if (r != id)
           e.followers.push_back(size_t(r - 1));
@@ -195,6 +210,7 @@ private:
     if (plan_.flush_each_message)
       return;
     auto id = int32_t(b + 1);
+    refresh(c_, replicas_);
     for (auto& [tp, replicas] : replicas_) {
       if (!contains(replicas, id))
         continue;
@@ -247,6 +263,9 @@ public:
   /// followers cannot tell its new records from their old ones by the epoch (sim/invariants.hpp).
   const std::set<sim::partition_key>& resumed() const { return resumed_; }
 
+  /// Whether every operation asked (add_partitions, reassign) has been answered.
+  bool operations_answered() const { return *answered_ >= asked_; }
+
 private:
   struct hazard {
     sim::partition_key tp;
@@ -255,6 +274,41 @@ private:
   };
   std::vector<hazard> hazards_;
   std::set<sim::partition_key> resumed_;
+
+  // An operation (CreatePartitions, AlterPartitionReassignments) asked of the first running
+  // broker, as an admin client would; the timeline does not wait for the answer (the
+  // controller may be unreachable: then it fails, and the plan goes on), the checks at the
+  // end do (operations_answered).
+  void operate(const sim::scenario_fault& f) {
+    for (size_t i = 0; i < c_.size(); ++i) {
+      auto b = c_.broker(i);
+      if (!b.up || c_.paused(i))
+        continue;
+      c_.note("runner: " + sim::to_string(f.kind) + " asked of broker " + std::to_string(i + 1));
+      ++asked_;
+      auto answered = answered_;
+      auto node = b.n->actor;
+      auto note = [cl = &c_, answered, kind = sim::to_string(f.kind)](const std::string& outcome) {
+        ++*answered;
+        cl->note("runner: " + kind + " answered: " + outcome);
+      };
+      auto move = f;
+      b.system->spawn([node, move, note](caf::event_based_actor* self) {
+        if (move.kind == sim::fault_kind::add_partitions)
+          self->request(node, 60s, add_partitions_atom_v,
+                        partition_addition_request{move.target_topic, move.partition_count, {}, false})
+            .then([note](int32_t n) { note(std::to_string(n) + " partitions"); },
+                  [note](caf::error& e) { note(why(e)); });
+        else
+          self->request(node, 60s, reassign_atom_v,
+                        std::vector<partition_move>{{{move.target_topic, move.target_partition}, false, move.replicas}})
+            .then([note](std::vector<partition_outcome>& r) { note(r.empty() || r[0].error == 0 ? "ok" : r[0].message); },
+                  [note](caf::error& e) { note(why(e)); });
+      });
+      return;
+    }
+    c_.note("runner: " + sim::to_string(f.kind) + " skipped: no broker runs");
+  }
 
   void apply(const sim::scenario_fault& f, episode& e) {
     auto b = e.broker;
@@ -305,6 +359,8 @@ private:
         return c_.rejoin(b);
       case sim::fault_kind::cut_member:
       case sim::fault_kind::heal_member:
+      case sim::fault_kind::add_partitions:
+      case sim::fault_kind::reassign:
         return; // played above
     }
   }
@@ -327,7 +383,9 @@ private:
 
   sim::cluster& c_;
   const sim::scenario_plan& plan_;
-  const replica_map& replicas_;
+  replica_map& replicas_; ///< refreshed before each use: reassignments change it
+  size_t asked_ = 0;
+  std::shared_ptr<size_t> answered_ = std::make_shared<size_t>(0);
   std::vector<size_t> member_hosts_;
   std::map<sim::partition_key, std::vector<int64_t>>& exposures_;
   std::map<int, episode> episodes_;
@@ -404,7 +462,7 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
   if (!c.run_until([&] { return recovered(c, plan); }, 30s))
     return finish("setup: topics not led everywhere within 30 s");
 
-  // The assignment (fixed: there is no reassignment).
+  // The assignment (until a reassignment changes it: refresh()).
   replica_map replicas;
   for (auto& t : plan.topics) {
     auto snap = c.broker(0).n->views->snapshot();
@@ -463,11 +521,15 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
   }
   c.note("runner: workload and faults done");
   faults.poll();
+  // An operation whose broker crashed before it answered never is: bounded, and no violation.
+  if (!c.run_until([&] { return faults.operations_answered(); }, 90s))
+    c.note("runner: an operation was not answered within 90 s");
   if (!c.run_until([&] { return log->answered == plan.sends.size(); }, 300s))
     return finish("liveness: " + std::to_string(plan.sends.size() - log->answered) +
                   " send(s) unanswered 300 s after the workload");
   if (!c.run_until([&] { return recovered(c, plan); }, 120s))
-    return finish("recovery: not every broker back and leading its partitions within 120 s");
+    return finish("recovery: not every broker back and leading its partitions (reassignments done) within 120 s");
+  refresh(c, replicas);
   if (!c.run_until([&] { return caught_up(c, replicas, faults.resumed(), nullptr); }, 120s)) {
     std::string why;
     caught_up(c, replicas, faults.resumed(), &why);

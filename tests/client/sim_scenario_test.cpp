@@ -120,6 +120,22 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
         open_links["member " + std::to_string(f.member)] += f.kind == sim::fault_kind::cut_member ? 1 : -1;
         continue;
       }
+      if (f.broker == sim::operation_broker) { // an operation: a topic of the plan, a valid target
+        auto t = std::find_if(plan.topics.begin(), plan.topics.end(),
+                              [&](auto& x) { return x.name == f.target_topic; });
+        BOOST_REQUIRE(t != plan.topics.end());
+        if (f.kind == sim::fault_kind::add_partitions) {
+          BOOST_TEST(f.partition_count > t->partitions);
+        } else {
+          BOOST_REQUIRE((f.kind == sim::fault_kind::reassign));
+          BOOST_TEST((f.target_partition >= 0 && f.target_partition < t->partitions));
+          BOOST_TEST(f.replicas.size() == size_t(t->replication_factor));
+          std::set<int32_t> distinct(f.replicas.begin(), f.replicas.end());
+          BOOST_TEST(distinct.size() == f.replicas.size());
+          BOOST_TEST((*distinct.begin() >= 1 && *distinct.rbegin() <= plan.brokers));
+        }
+        continue;
+      }
       if (f.broker < 0) {
         some_leader_episode = true;
         some_follower_cut = some_follower_cut || f.peer.kind == sim::scenario_peer::followers;
@@ -234,7 +250,7 @@ BOOST_AUTO_TEST_CASE(a_seed_gives_one_plan_within_the_bounds) {
   BOOST_TEST(some_expiry);
   BOOST_TEST(some_flush);
   BOOST_TEST(some_groups);
-  BOOST_TEST(kinds.size() == 15u, "fault kinds drawn: " << kinds.size());
+  BOOST_TEST(kinds.size() == 17u, "fault kinds drawn: " << kinds.size());
   BOOST_TEST(replication_factors == (std::set<int32_t>{1, 2, 3}));
   BOOST_TEST(min_isrs == (std::set<int32_t>{1, 2}));
   BOOST_TEST(acks == (std::set<int16_t>{-1, 1}));
