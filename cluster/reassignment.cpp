@@ -103,16 +103,20 @@ reassignment_plan plan_reassignments(const cluster_view& view, const std::vector
     }
     auto& a = changed.try_emplace(ask.topic, topic->assignment).first->second;
     auto original = original_replicas(a, ask.partition);
-    if (!ask.target) { // cancel
+    // A cancel, or a target that is where the partition started: the original replicas return.
+    auto back_to_original = [&] {
+      settle_partition(a, ask.partition, original);
+      auto& entry = topic->partitions[static_cast<size_t>(ask.partition)];
+      if (entry.state_version != no_state_version)
+        if (auto next = narrowed_state(view, entry, original, controller_epoch))
+          plan.states.push_back({ask.topic, ask.partition, *next, entry.state_version, false});
+    };
+    if (!ask.target) {
       if (!being_moved(a, ask.partition)) {
         out.error = kafka_error::no_reassignment_in_progress;
         out.message = "No reassignment is in progress for this partition.";
       } else {
-        settle_partition(a, ask.partition, original);
-        auto& entry = topic->partitions[static_cast<size_t>(ask.partition)];
-        if (entry.state_version != no_state_version)
-          if (auto next = narrowed_state(view, entry, original, controller_epoch))
-            plan.states.push_back({ask.topic, ask.partition, *next, entry.state_version, false});
+        back_to_original();
       }
       plan.outcomes.push_back(std::move(out));
       continue;
@@ -124,8 +128,9 @@ reassignment_plan plan_reassignments(const cluster_view& view, const std::vector
       continue;
     }
     auto& target = *ask.target;
-    if (target == original) { // back where it started, or never moved
-      settle_partition(a, ask.partition, original);
+    if (target == original) { // never moved, or asked back where it started
+      if (being_moved(a, ask.partition))
+        back_to_original();
       plan.outcomes.push_back(std::move(out));
       continue;
     }
