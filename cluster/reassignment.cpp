@@ -103,12 +103,13 @@ reassignment_plan plan_reassignments(const cluster_view& view, const std::vector
     }
     auto& a = changed.try_emplace(ask.topic, topic->assignment).first->second;
     auto original = original_replicas(a, ask.partition);
-    // A cancel, or a target that is where the partition started: the original replicas return.
-    auto back_to_original = [&] {
-      settle_partition(a, ask.partition, original);
+    // A cancel, or a target of the brokers the partition started on (maybe in another order):
+    // those replicas, and only they, stay.
+    auto back_to = [&](const replica_list& replicas) {
+      settle_partition(a, ask.partition, replicas);
       auto& entry = topic->partitions[static_cast<size_t>(ask.partition)];
       if (entry.state_version != no_state_version)
-        if (auto next = narrowed_state(view, entry, original, controller_epoch))
+        if (auto next = narrowed_state(view, entry, replicas, controller_epoch))
           plan.states.push_back({ask.topic, ask.partition, *next, entry.state_version, false});
     };
     if (!ask.target) {
@@ -116,7 +117,7 @@ reassignment_plan plan_reassignments(const cluster_view& view, const std::vector
         out.error = kafka_error::no_reassignment_in_progress;
         out.message = "No reassignment is in progress for this partition.";
       } else {
-        back_to_original();
+        back_to(original);
       }
       plan.outcomes.push_back(std::move(out));
       continue;
@@ -128,9 +129,8 @@ reassignment_plan plan_reassignments(const cluster_view& view, const std::vector
       continue;
     }
     auto& target = *ask.target;
-    if (target == original) { // never moved, or asked back where it started
-      if (being_moved(a, ask.partition))
-        back_to_original();
+    if (without(target, original).empty() && without(original, target).empty()) { // the same brokers
+      back_to(target);
       plan.outcomes.push_back(std::move(out));
       continue;
     }
@@ -145,8 +145,6 @@ reassignment_plan plan_reassignments(const cluster_view& view, const std::vector
       a.adding[ask.partition] = adding;
     if (!removing.empty())
       a.removing[ask.partition] = removing;
-    if (adding.empty() && removing.empty()) // the same brokers in another order: only the order changes
-      a.partitions[static_cast<size_t>(ask.partition)] = target;
     plan.outcomes.push_back(std::move(out));
   }
   for (auto& [name, a] : changed) {

@@ -12,8 +12,8 @@
 //   duplicates, of registered (live) brokers; INVALID_REPLICA_ASSIGNMENT otherwise, and
 //   UNKNOWN_TOPIC_OR_PARTITION for a partition that does not exist. The original replicas are
 //   the current ones without those being added (so a new target for a partition being moved
-//   replaces the old target, as in Kafka). A target equal to the original set is no
-//   reassignment (nothing is written for it, an earlier one is cancelled).
+//   replaces the old target, as in Kafka). A target of the original brokers (in any order)
+//   is no move: the order is written, and a move under way ends as with a cancel.
 // - Completion (the controller, after each view): once every target replica is live and in
 //   the ISR, the partition state is written first (leader kept if it is a target replica,
 //   else the first target replica in the ISR; ISR without the leaving replicas; leader epoch
