@@ -237,16 +237,19 @@ int generate(const tools::args& a, const std::string& broker, int timeout) {
   return 0;
 }
 
-// The partitions of `resp` that failed, printed; how many.
+// The partitions of `resp` that failed, printed; how many. Those that went through are in
+// `fine`, those that were not being moved (for a cancel) in `idle`.
 int report_failures(const wire::alter_partition_reassignments_response& resp, const char* what,
-                    std::vector<std::string>& fine, bool tolerate_not_in_progress) {
+                    std::vector<std::string>& fine, std::vector<std::string>* idle = nullptr) {
   std::vector<std::string> errors;
   for (auto& t : resp.responses)
     for (auto& p : t.partitions) {
       auto name = partition_name(t.name, p.partition_index);
       auto code = static_cast<protocol::kafka_error>(p.error_code);
-      if (p.error_code == 0 || (tolerate_not_in_progress && code == protocol::kafka_error::no_reassignment_in_progress))
+      if (p.error_code == 0)
         fine.push_back(name);
+      else if (idle != nullptr && code == protocol::kafka_error::no_reassignment_in_progress)
+        idle->push_back(name);
       else
         errors.push_back(name + ": " + protocol::to_string(code) + ": " + p.error_message.value_or(""));
     }
@@ -263,7 +266,7 @@ int execute(const tools::args& a, const std::string& broker, int timeout) {
               cluster::reassignment_json(current_of(now, targets)).c_str());
   auto resp = alter(broker, targets, false, timeout);
   std::vector<std::string> started;
-  auto failed = report_failures(resp, "reassigning", started, false);
+  auto failed = report_failures(resp, "reassigning", started);
   if (!started.empty())
     std::printf("Successfully started partition reassignment%s for %s\n", started.size() == 1 ? "" : "s",
                 joined(started).c_str());
@@ -292,11 +295,13 @@ int verify(const tools::args& a, const std::string& broker, int timeout) {
 int cancel(const tools::args& a, const std::string& broker, int timeout) {
   auto targets = reassignment_file(a);
   auto resp = alter(broker, targets, true, timeout);
-  std::vector<std::string> cancelled;
-  auto failed = report_failures(resp, "cancelling", cancelled, true);
+  std::vector<std::string> cancelled, idle;
+  auto failed = report_failures(resp, "cancelling", cancelled, &idle);
   if (!cancelled.empty())
     std::printf("Successfully cancelled partition reassignment%s for: %s\n", cancelled.size() == 1 ? "" : "s",
                 joined(cancelled).c_str());
+  else if (failed == 0)
+    std::printf("None of the specified partition reassignments are active.\n");
   return failed == 0 ? 0 : 1;
 }
 

@@ -658,6 +658,12 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
       },
       120s);
     BOOST_REQUIRE_MESSAGE(complete, show(verified) << c.outputs());
+    // Nothing is left to cancel.
+    auto cancelled = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(via), "--cancel",
+                                       "--reassignment-json-file", plan},
+                                      "", 60s);
+    BOOST_TEST(cancelled.code == 0, show(cancelled));
+    BOOST_TEST(cancelled.out == "None of the specified partition reassignments are active.\n", show(cancelled));
   };
   reassign_over("1,2,3,4", 4);
 
