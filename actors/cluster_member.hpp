@@ -13,7 +13,9 @@
 // - Controller: after each load, runs on_brokers_changed over the live brokers and writes
 //   the states (write_partition_states: conditional on the versions read, stamped with its
 //   controller epoch); a write that lost a race is followed by a reload. When that leaves
-//   nothing to write: the moves of brokers in a controlled shutdown, then (once per
+//   nothing to write: the moves of brokers in a controlled shutdown, then asked elections,
+//   then reassignments (an asked one, else the completion of caught-up ones: their states,
+//   then their topic assignments; cluster/reassignment.hpp), then (once per
 //   leader.imbalance.check.interval.seconds, with auto.leader.rebalance.enable) the
 //   preferred leaders' return (cluster/controlled_shutdown.hpp, leader_elections.hpp).
 // - Topics: a create or delete request from this broker's node actor goes to the
@@ -42,6 +44,9 @@
 //        errors)
 //   (delete_topic_atom, std::string, bool may_forward) -> std::string
 //        errors: unknown_topic_or_partition, request_timed_out (as above)
+//   (reassign_atom, std::vector<partition_move>, bool may_forward) -> std::vector<partition_outcome>
+//        AlterPartitionReassignments: queued at the controller (forwarded there), decided with
+//        its other writes, answered per partition once written; not_controller if none.
 //   (add_partitions_atom, partition_addition_request, bool may_forward) -> int32_t  the new
 //        partition count; forwarded and written like a create (cluster/partition_addition.hpp,
 //        publish_partition_addition). Errors: unknown_topic_or_partition, invalid_partitions,

@@ -1,7 +1,8 @@
 // The controller role of the cluster member (actors/cluster_member.hpp): partition states
-// for the brokers that failed, started, bounced or are shutting down, and for preferred
-// leaders coming back (auto.leader.rebalance.enable), written conditionally and then pushed
-// to every live broker (Kafka's LeaderAndIsr).
+// for the brokers that failed, started, bounced or are shutting down, for asked elections and
+// reassignments, and for preferred leaders coming back (auto.leader.rebalance.enable), written
+// conditionally (a reassignment's topic assignment after its states) and then pushed to every
+// live broker (Kafka's LeaderAndIsr).
 #include "actors/cluster_member_state.hpp"
 #include "actors/cluster_view_cache.hpp"
 #include "actors/log_line.hpp"
@@ -35,7 +36,8 @@ void act_as_controller(self_ptr self) {
     writes = next_asked_election(self);
   if (writes.empty() && bounced.empty()) // then reassignments: asked ones, then caught-up ones
     writes = next_reassignment_writes(self);
-  if (writes.empty() && bounced.empty() && st.assignments_to_write.empty() && st.rebalance_due) { // then preferred leaders return
+  bool nothing_yet = writes.empty() && bounced.empty() && st.assignments_to_write.empty();
+  if (nothing_yet && st.rebalance_due) { // then preferred leaders return
     st.rebalance_due = false;
     writes = cluster::preferred_leader_rebalance(st.view, leaving_brokers(self),
                                                  st.ctx.config.leader_imbalance_per_broker_percentage,
