@@ -113,6 +113,9 @@ std::map<std::string, std::map<int32_t, std::vector<int32_t>>> current_assignmen
   for (int32_t i = 0; i < count && r.ok(); ++i) {
     auto error = r.read_i16();
     auto name = wire::read_string(r, false);
+    if (error != 0 && error != protocol::wire_code(protocol::kafka_error::unknown_topic_or_partition))
+      tools::fail(tool, "topic " + name + ": " + protocol::to_string(static_cast<protocol::kafka_error>(error))
+                          + " (retry)");
     r.read_i8();
     auto partitions = wire::read_required_array_count(r, 18, false);
     for (int32_t k = 0; k < partitions && r.ok(); ++k) {

@@ -622,6 +622,7 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
   kcat_produce(c.bootstrap(1), "moved", "before", 0, 800);
   c.start(4);
   BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(2, {1, 2, 3, 4}, 60s), c.outputs());
+  wait_until_led(c, 4, "moved", 8); // the new broker's view has the topic too
 
   cafka::test::scratch_dir files;
   auto write = [&](const std::string& name, const std::string& text) {
@@ -713,6 +714,52 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
     },
     60s);
   BOOST_TEST(cleaned, "old replicas' folders are still there\n" << c.outputs());
+
+  // A move that cannot catch up (its new replica's broker is stopped with SIGSTOP, not the
+  // controller) shows in --describe and --verify as in progress, and --cancel brings the
+  // original replicas back.
+  auto& zero = md.topics["moved"].at(0);
+  int32_t stalled = -1;
+  for (int32_t b = 4; b >= 1 && stalled < 0; --b)
+    if (b != md.controller && std::find(zero.replicas.begin(), zero.replicas.end(), b) == zero.replicas.end())
+      stalled = b;
+  BOOST_REQUIRE(stalled > 0);
+  auto stuck_plan = write("stuck.json", R"({"version":1,"partitions":[{"topic":"moved","partition":0,"replicas":[)"
+                                          + std::to_string(zero.replicas[0]) + "," + std::to_string(stalled) + "]}]}");
+  paused_process pause{c.broker(stalled).pid()};
+  BOOST_REQUIRE(pause.paused);
+  auto stuck = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(zero.replicas[0]), "--execute",
+                                 "--reassignment-json-file", stuck_plan},
+                                "", 60s);
+  // (Only the under-replicated partitions: their leaders answer, the stopped broker is not asked.)
+  auto moving = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
+                                  c.caf_address(zero.replicas[0]), "--describe", "--topic", "moved",
+                                  "--under-replicated-partitions"},
+                                 "", 60s);
+  auto in_progress = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(zero.replicas[0]), "--verify",
+                                       "--reassignment-json-file", stuck_plan},
+                                      "", 60s);
+  auto undone = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(zero.replicas[0]), "--cancel",
+                                  "--reassignment-json-file", stuck_plan},
+                                 "", 60s);
+  pause.resume();
+  BOOST_TEST(stuck.code == 0, show(stuck));
+  BOOST_TEST(moving.out.find("\tPartition: 0\tLeader: ") != std::string::npos, show(moving));
+  BOOST_TEST(moving.out.find("\tAdding Replicas: " + std::to_string(stalled) + "\tRemoving Replicas: "
+                             + std::to_string(zero.replicas[1]))
+               != std::string::npos,
+             show(moving));
+  BOOST_TEST(in_progress.out.find("Reassignment of partition moved-0 is still in progress.") != std::string::npos,
+             show(in_progress));
+  BOOST_TEST(undone.out == "Successfully cancelled partition reassignment for: moved-0\n", show(undone));
+  BOOST_TEST(poll_until(
+               [&] {
+                 auto now = read_metadata(c.bootstrap(4));
+                 return now.ok() && now.topics["moved"].count(0) && now.topics["moved"].at(0).replicas == zero.replicas;
+               },
+               60s),
+             "moved-0 is not back on its replicas");
+  BOOST_REQUIRE_MESSAGE(c.wait_for_brokers(zero.replicas[0], {1, 2, 3, 4}, 60s), c.outputs());
 
   // Decommissioning broker 1: a plan over the others moves everything off it; it then stops
   // with no partition under-replicated.
