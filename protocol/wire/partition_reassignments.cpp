@@ -26,6 +26,48 @@ void write_top_error(byte_writer& w, int32_t throttle, int16_t error, const std:
   write_nullable_string(w, message, flexible);
 }
 
+// Both responses: [name:STRING partitions:[...]], each partition as `write_partition` has it.
+template <class Topic, class WritePartition>
+void write_topics(byte_writer& w, const std::vector<Topic>& topics, WritePartition write_partition) {
+  write_array_count(w, static_cast<int32_t>(topics.size()), flexible);
+  for (auto& t : topics) {
+    write_string(w, t.name, flexible);
+    write_array_count(w, static_cast<int32_t>(t.partitions.size()), flexible);
+    for (auto& p : t.partitions) {
+      write_partition(p);
+      end_struct(w, flexible);
+    }
+    end_struct(w, flexible);
+  }
+  end_struct(w, flexible);
+}
+
+// The client side of the same: the top-level error, then the topics.
+template <class Response, class Topic, class ReadPartition>
+result<Response> read_response(bytes_view body, std::vector<Topic> Response::*topics, ReadPartition read_partition) {
+  Response resp;
+  byte_reader r{body};
+  resp.throttle_time_ms = r.read_i32();
+  resp.error_code = r.read_i16();
+  resp.error_message = read_nullable_string(r, flexible);
+  auto count = read_required_array_count(r, 3, flexible);
+  for (int32_t i = 0; i < count && r.ok(); ++i) {
+    Topic t;
+    t.name = read_string(r, flexible);
+    auto partitions = read_required_array_count(r, 8, flexible);
+    for (int32_t k = 0; k < partitions && r.ok(); ++k) {
+      t.partitions.push_back(read_partition(r));
+      end_struct(r, flexible);
+    }
+    end_struct(r, flexible);
+    (resp.*topics).push_back(std::move(t));
+  }
+  end_struct(r, flexible);
+  if (!r.ok())
+    return r.error();
+  return resp;
+}
+
 } // namespace
 
 result<alter_partition_reassignments_request> decode_alter_partition_reassignments_request(bytes_view body) {
@@ -60,19 +102,11 @@ result<alter_partition_reassignments_request> decode_alter_partition_reassignmen
 
 void encode_alter_partition_reassignments_response(const alter_partition_reassignments_response& resp, byte_writer& w) {
   write_top_error(w, resp.throttle_time_ms, resp.error_code, resp.error_message);
-  write_array_count(w, static_cast<int32_t>(resp.responses.size()), flexible);
-  for (auto& t : resp.responses) {
-    write_string(w, t.name, flexible);
-    write_array_count(w, static_cast<int32_t>(t.partitions.size()), flexible);
-    for (auto& p : t.partitions) {
-      w.write_i32(p.partition_index);
-      w.write_i16(p.error_code);
-      write_nullable_string(w, p.error_message, flexible);
-      end_struct(w, flexible);
-    }
-    end_struct(w, flexible);
-  }
-  end_struct(w, flexible);
+  write_topics(w, resp.responses, [&w](const reassignment_partition_result& p) {
+    w.write_i32(p.partition_index);
+    w.write_i16(p.error_code);
+    write_nullable_string(w, p.error_message, flexible);
+  });
 }
 
 result<list_partition_reassignments_request> decode_list_partition_reassignments_request(bytes_view body) {
@@ -98,20 +132,12 @@ result<list_partition_reassignments_request> decode_list_partition_reassignments
 
 void encode_list_partition_reassignments_response(const list_partition_reassignments_response& resp, byte_writer& w) {
   write_top_error(w, resp.throttle_time_ms, resp.error_code, resp.error_message);
-  write_array_count(w, static_cast<int32_t>(resp.topics.size()), flexible);
-  for (auto& t : resp.topics) {
-    write_string(w, t.name, flexible);
-    write_array_count(w, static_cast<int32_t>(t.partitions.size()), flexible);
-    for (auto& p : t.partitions) {
-      w.write_i32(p.partition_index);
-      write_ids(w, p.replicas);
-      write_ids(w, p.adding_replicas);
-      write_ids(w, p.removing_replicas);
-      end_struct(w, flexible);
-    }
-    end_struct(w, flexible);
-  }
-  end_struct(w, flexible);
+  write_topics(w, resp.topics, [&w](const ongoing_partition_reassignment& p) {
+    w.write_i32(p.partition_index);
+    write_ids(w, p.replicas);
+    write_ids(w, p.adding_replicas);
+    write_ids(w, p.removing_replicas);
+  });
 }
 
 void encode_alter_partition_reassignments_request(const alter_partition_reassignments_request& req, byte_writer& w) {
@@ -134,31 +160,13 @@ void encode_alter_partition_reassignments_request(const alter_partition_reassign
 }
 
 result<alter_partition_reassignments_response> decode_alter_partition_reassignments_response(bytes_view body) {
-  alter_partition_reassignments_response resp;
-  byte_reader r{body};
-  resp.throttle_time_ms = r.read_i32();
-  resp.error_code = r.read_i16();
-  resp.error_message = read_nullable_string(r, flexible);
-  auto topics = read_required_array_count(r, 3, flexible);
-  for (int32_t i = 0; i < topics && r.ok(); ++i) {
-    reassignment_topic_result t;
-    t.name = read_string(r, flexible);
-    auto partitions = read_required_array_count(r, 8, flexible);
-    for (int32_t k = 0; k < partitions && r.ok(); ++k) {
-      reassignment_partition_result p;
-      p.partition_index = r.read_i32();
-      p.error_code = r.read_i16();
-      p.error_message = read_nullable_string(r, flexible);
-      end_struct(r, flexible);
-      t.partitions.push_back(std::move(p));
-    }
-    end_struct(r, flexible);
-    resp.responses.push_back(std::move(t));
-  }
-  end_struct(r, flexible);
-  if (!r.ok())
-    return r.error();
-  return resp;
+  return read_response(body, &alter_partition_reassignments_response::responses, [](byte_reader& r) {
+    reassignment_partition_result p;
+    p.partition_index = r.read_i32();
+    p.error_code = r.read_i16();
+    p.error_message = read_nullable_string(r, flexible);
+    return p;
+  });
 }
 
 void encode_list_partition_reassignments_request(const list_partition_reassignments_request& req, byte_writer& w) {
@@ -177,32 +185,14 @@ void encode_list_partition_reassignments_request(const list_partition_reassignme
 }
 
 result<list_partition_reassignments_response> decode_list_partition_reassignments_response(bytes_view body) {
-  list_partition_reassignments_response resp;
-  byte_reader r{body};
-  resp.throttle_time_ms = r.read_i32();
-  resp.error_code = r.read_i16();
-  resp.error_message = read_nullable_string(r, flexible);
-  auto topics = read_required_array_count(r, 3, flexible);
-  for (int32_t i = 0; i < topics && r.ok(); ++i) {
-    ongoing_topic_reassignment t;
-    t.name = read_string(r, flexible);
-    auto partitions = read_required_array_count(r, 8, flexible);
-    for (int32_t k = 0; k < partitions && r.ok(); ++k) {
-      ongoing_partition_reassignment p;
-      p.partition_index = r.read_i32();
-      p.replicas = read_ids(r);
-      p.adding_replicas = read_ids(r);
-      p.removing_replicas = read_ids(r);
-      end_struct(r, flexible);
-      t.partitions.push_back(std::move(p));
-    }
-    end_struct(r, flexible);
-    resp.topics.push_back(std::move(t));
-  }
-  end_struct(r, flexible);
-  if (!r.ok())
-    return r.error();
-  return resp;
+  return read_response(body, &list_partition_reassignments_response::topics, [](byte_reader& r) {
+    ongoing_partition_reassignment p;
+    p.partition_index = r.read_i32();
+    p.replicas = read_ids(r);
+    p.adding_replicas = read_ids(r);
+    p.removing_replicas = read_ids(r);
+    return p;
+  });
 }
 
 } // namespace cafka::wire
