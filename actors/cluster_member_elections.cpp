@@ -12,9 +12,6 @@ namespace {
 
 using results = std::vector<leader_election_result>;
 
-// An election forwarded to the controller: its writes and pushes take a moment.
-constexpr auto forward_timeout = std::chrono::seconds(60);
-
 leader_election_result refused(const topic_partition& tp, cluster::election_refusal why) {
   using cluster::election_refusal;
   switch (why) {
@@ -51,19 +48,7 @@ caf::result<results> elect_leaders(self_ptr self, leader_election_request req, b
     act_as_controller(self);
     return rp;
   }
-  auto& controller = st.view.controller();
-  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman()) {
-    rp.deliver(caf::make_error(kafka_error::not_controller, "no controller to elect leaders"));
-    return rp;
-  }
-  with_link(
-    self, controller->broker_id,
-    [=](node_actor node) mutable {
-      self->request(node, forward_timeout, elect_leaders_atom_v, req, forwarded_atom_v)
-        .then([rp](results& r) mutable { rp.deliver(std::move(r)); },
-              [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
-    },
-    [rp]() mutable { rp.deliver(caf::make_error(kafka_error::not_controller, "the controller cannot be reached")); });
+  forward_to_controller(self, may_forward, rp, "elect leaders", elect_leaders_atom_v, std::move(req));
   return rp;
 }
 

@@ -13,9 +13,6 @@ namespace {
 
 using outcomes = std::vector<partition_outcome>;
 
-// A reassignment forwarded to the controller: its writes take a moment.
-constexpr auto forward_timeout = std::chrono::seconds(60);
-
 std::vector<cluster::reassignment_ask> asks_of(const std::vector<partition_move>& moves) {
   std::vector<cluster::reassignment_ask> out;
   for (auto& m : moves)
@@ -34,21 +31,7 @@ caf::result<outcomes> reassign(self_ptr self, std::vector<partition_move> moves,
     act_as_controller(self);
     return rp;
   }
-  auto& controller = st.view.controller();
-  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman()) {
-    rp.deliver(caf::make_error(kafka_error::not_controller, "no controller to reassign partitions"));
-    return rp;
-  }
-  with_link(
-    self, controller->broker_id,
-    [=](node_actor node) mutable {
-      self->request(node, forward_timeout, reassign_atom_v, moves, forwarded_atom_v)
-        .then([rp](outcomes& r) mutable { rp.deliver(std::move(r)); },
-              [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
-    },
-    [rp]() mutable {
-      rp.deliver(caf::make_error(kafka_error::not_controller, "the controller cannot be reached"));
-    });
+  forward_to_controller(self, may_forward, rp, "reassign partitions", reassign_atom_v, std::move(moves));
   return rp;
 }
 

@@ -18,6 +18,7 @@
 #include <caf/all.hpp>
 
 #include "actors/cluster_member.hpp"
+#include "actors/errors.hpp"
 #include "actors/messages.hpp"
 #include "actors/replication_messages.hpp"
 #include "cluster/backoff.hpp"
@@ -186,5 +187,29 @@ void abandon_asked_reassignments(self_ptr self);
 void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, std::function<void()> fail);
 /// A connection to `dm.source` is lost: its proxy is dropped.
 void forget_link(self_ptr self, const caf::down_msg& dm);
+
+/// A request only the controller serves (ElectLeaders, AlterPartitionReassignments), at a
+/// broker that is not the controller: sent to the controller's node actor marked as
+/// forwarded, its answer delivered to `rp`; not_controller ("no controller to `what`") when
+/// it may not be forwarded or there is no controller, or when the controller cannot be reached.
+template <class Reply, class... Msg>
+void forward_to_controller(self_ptr self, bool may_forward, caf::typed_response_promise<Reply> rp,
+                           const std::string& what, Msg... msg) {
+  auto& st = self->state;
+  auto& controller = st.view.controller();
+  if (!may_forward || !controller || controller->broker_id == st.ctx.broker_id || !self->system().has_middleman()) {
+    rp.deliver(caf::make_error(kafka_error::not_controller, "no controller to " + what));
+    return;
+  }
+  constexpr auto forward_timeout = std::chrono::seconds(60); // the controller's writes take a moment
+  with_link(
+    self, controller->broker_id,
+    [=](node_actor node) mutable {
+      self->request(node, forward_timeout, msg..., forwarded_atom_v)
+        .then([rp](Reply& r) mutable { rp.deliver(std::move(r)); },
+              [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+    },
+    [rp]() mutable { rp.deliver(caf::make_error(kafka_error::not_controller, "the controller cannot be reached")); });
+}
 
 } // namespace cafka::member

@@ -88,10 +88,6 @@ caf::result<int32_t> add_partitions_alone(self_ptr self, const partition_additio
   return rp;
 }
 
-} // namespace cafka
-
-namespace cafka {
-
 std::vector<partition_outcome> reassign_alone(self_ptr self, const std::vector<partition_move>& moves) {
   auto& ns = *self->state.ctx.storage;
   auto me = ns.config.broker_id;

@@ -15,7 +15,8 @@
 //   \tStartOffset: S\tEndOffset: E\tSize: B
 // Leader, Replicas, Isr and Offline (replicas whose broker is not live; the column only when
 // there are some) come from Metadata; Adding and Removing Replicas (as Kafka's, while the
-// partition is being reassigned) from the broker's ListPartitionReassignments; Leader is "none" without one (Kafka's word). The offsets
+// partition is being reassigned) from the broker's list of reassignments; Leader is "none"
+// without one (Kafka's word). The offsets
 // and the size (bytes) are cafka's own columns: in cluster mode those of a partition come from
 // its leader (asked at its caf.port), "-" for a partition without a reachable leader.
 //
@@ -292,7 +293,7 @@ int run_tool(const tools::args& a) {
     if (a.has(name) && action != "create" && action != "alter")
       throw tools::usage_error(std::string{"--"} + name + " is only valid with --create or --alter");
   if (action == "alter" && !a.has("partitions"))
-    throw tools::usage_error("--alter needs --partitions (cafka-configs changes a topic's configs)");
+    throw tools::usage_error("--alter needs --partitions (it changes only a topic's partition count)");
   if (a.has("if-exists") && action != "delete" && action != "describe")
     throw tools::usage_error("--if-exists is only valid with --delete or --describe");
   auto filter = report::all;

@@ -53,6 +53,16 @@ create_callback create_into(const std::shared_ptr<batch>& b) {
   return [b, slot](result<std::string> r) { b->finish(slot, r ? status{} : status{r.error()}); };
 }
 
+// The node of each partition first, first + 1, ... and its state, into `b`.
+void create_partitions_into(coordinator& c, const std::shared_ptr<batch>& b, const std::string& topic, int32_t first,
+                            const std::vector<partition_state>& states) {
+  for (size_t i = 0; i < states.size(); ++i) {
+    auto partition = first + static_cast<int32_t>(i);
+    c.create(partition_path(topic, partition), "", create_mode::persistent, create_into(b));
+    c.create(partition_state_path(topic, partition), encode(states[i]), create_mode::persistent, create_into(b));
+  }
+}
+
 } // namespace
 
 void publish_new_topic(coordinator& c, const std::string& topic, const new_topic& t,
@@ -73,13 +83,7 @@ void publish_new_topic(coordinator& c, const std::string& topic, const new_topic
              auto b = std::make_shared<batch>();
              b->done = done;
              c.create(partitions_path(topic), "", create_mode::persistent, create_into(b));
-             for (size_t p = 0; p < states.size(); ++p) {
-               auto partition = static_cast<int32_t>(p);
-               c.create(partition_path(topic, partition), "", create_mode::persistent,
-                        create_into(b));
-               c.create(partition_state_path(topic, partition), encode(states[p]),
-                        create_mode::persistent, create_into(b));
-             }
+             create_partitions_into(c, b, topic, 0, states);
              c.create(topic_config_path(topic), config_data, create_mode::persistent,
                       create_into(b));
              b->finish();
@@ -121,12 +125,7 @@ void publish_partition_addition(coordinator& c, const std::string& topic, const 
           }
           auto b = std::make_shared<batch>();
           b->done = done;
-          for (size_t i = 0; i < states.size(); ++i) {
-            auto partition = first + static_cast<int32_t>(i);
-            c.create(partition_path(topic, partition), "", create_mode::persistent, create_into(b));
-            c.create(partition_state_path(topic, partition), encode(states[i]), create_mode::persistent,
-                     create_into(b));
-          }
+          create_partitions_into(c, b, topic, first, states);
           b->finish();
         });
 }

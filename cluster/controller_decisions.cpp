@@ -25,16 +25,19 @@ std::vector<int32_t> live_isr(const std::vector<int32_t>& isr,
 
 } // namespace
 
+placement_options with_racks(const cluster_view& view, placement_options options) {
+  for (auto& b : view.brokers())
+    if (!b.rack.empty())
+      options.racks.emplace(b.id, b.rack);
+  return options;
+}
+
 result<new_topic> place_new_topic(const cluster_view& view, const std::string& name,
                                   int32_t partitions, int32_t replication_factor,
                                   int32_t controller_epoch, const placement_options& options) {
   if (view.topic(name))
     return errc::node_exists;
-  auto placing = options;
-  for (auto& b : view.brokers()) // broker.rack: rack-aware placement when every broker has one
-    if (!b.rack.empty())
-      placing.racks.emplace(b.id, b.rack);
-  auto replicas = place_replicas(partitions, replication_factor, view.broker_ids(), placing);
+  auto replicas = place_replicas(partitions, replication_factor, view.broker_ids(), with_racks(view, options));
   if (!replicas)
     return replicas.error();
   new_topic out;

@@ -53,6 +53,10 @@ struct partition_state_write {
   }
 };
 
+/// `options` with the racks of the view's live brokers (broker.rack): placement is rack-aware
+/// when every live broker has one (cluster/replica_placement.hpp).
+placement_options with_racks(const cluster_view& view, placement_options options = {});
+
 /// Placement of a new topic over the view's live brokers. Errors: node_exists if the view
 /// already has the topic (Kafka: TOPIC_ALREADY_EXISTS), invalid_partitions if partitions < 1,
 /// invalid_replication_factor if replication_factor < 1 or above the number of live brokers.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cluster/controller_decisions.hpp"
 #include "cluster/errc.hpp"
 #include "cluster/leader_choice.hpp"
 #include "cluster/offset_records.hpp"
@@ -63,10 +64,7 @@ partition_addition_plan plan_partition_addition(const cluster_view& view, const 
   } else {
     placement_options options;
     options.first_partition = now;
-    for (auto& b : view.brokers())
-      if (!b.rack.empty())
-        options.racks.emplace(b.id, b.rack);
-    auto replicas = place_replicas(count - now, static_cast<int32_t>(rf), view.broker_ids(), options);
+    auto replicas = place_replicas(count - now, static_cast<int32_t>(rf), view.broker_ids(), with_racks(view, options));
     if (!replicas && replicas.error() == errc::inconsistent_racks)
       return refuse(kafka_error::invalid_replica_assignment, replicas.error().message());
     if (!replicas)

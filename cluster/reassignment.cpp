@@ -149,7 +149,7 @@ reassignment_plan plan_reassignments(const cluster_view& view, const std::vector
   }
   for (auto& [name, a] : changed) {
     auto& before = view.topic(name)->assignment;
-    if (a.partitions != before.partitions || a.adding != before.adding || a.removing != before.removing)
+    if (!(a == before))
       plan.assignments.push_back({name, std::move(a), view.topic(name)->assignment_version});
   }
   return plan;
@@ -179,7 +179,7 @@ reassignment_completion complete_reassignments(const cluster_view& view, int32_t
         out.states.push_back({name, partition, *state, entry.state_version, false});
       settle_partition(next, partition, target);
     }
-    if (next.partitions != a.partitions || next.adding != a.adding || next.removing != a.removing)
+    if (!(next == a))
       out.assignments.push_back({name, std::move(next), topic.assignment_version});
   }
   return out;

@@ -39,8 +39,9 @@
 // - Operations (issue 16), drawn from a stream of their own (so that the rest of a seed's
 //   plan is what it was before they came): 0-2 per plan, each a partition addition (a topic
 //   grows by 1-2 partitions) or a reassignment (one partition of a topic to a drawn set of as
-//   many distinct brokers as its replication factor), asked of any running broker without
-//   waiting for the answer. The producers keep sending to the partitions the plan began with.
+//   many distinct brokers as its replication factor), asked of the first running broker; the
+//   timeline does not wait for the answer (the runner's checks at the end do). The producers
+//   keep sending to the partitions the plan began with.
 // - Groups: 0-2 consumer groups, each reading one topic with 1-3 members (cafka's
 //   join_group, auto commit), each member in a client host of its own, joining at a drawn
 //   time (so rebalances happen under load and faults).

@@ -104,9 +104,14 @@ bool contains(const std::vector<int32_t>& ids, int32_t id) {
 using replica_map = std::map<sim::partition_key, std::vector<int32_t>>;
 
 void refresh(sim::cluster& c, replica_map& replicas) {
-  for (auto& [tp, ids] : replicas)
-    if (auto a = c.recorded_assignment(tp.first); a && size_t(tp.second) < a->partitions.size())
+  std::map<std::string, std::optional<cluster::topic_assignment>> read; // each topic's once
+  for (auto& [tp, ids] : replicas) {
+    auto it = read.find(tp.first);
+    if (it == read.end())
+      it = read.emplace(tp.first, c.recorded_assignment(tp.first)).first;
+    if (auto& a = it->second; a && size_t(tp.second) < a->partitions.size())
       ids = a->partitions[size_t(tp.second)];
+  }
 }
 
 // Plays the plan's faults: maps its peers to hosts of the cluster, resolves leader
