@@ -13,6 +13,7 @@
 #include <caf/meta/type_name.hpp>
 
 #include "storage/listed_offsets.hpp"
+#include "storage/log_config.hpp"
 #include "storage/topic_partition.hpp"
 
 namespace cafka::protocol {
@@ -151,6 +152,21 @@ typename Inspector::result_type inspect(Inspector& f, retention_report& x) {
   return f(caf::meta::type_name("retention_report"), x.tp, x.deleted_segments, x.deleted_bytes,
            x.log_start_offset);
 }
+
+} // namespace cafka
+
+namespace cafka::storage {
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, log_config& x) {
+  return f(caf::meta::type_name("log_config"), x.segment_bytes, x.roll_ms, x.index_interval_bytes, x.index_max_bytes,
+           x.retention_ms, x.retention_bytes, x.flush_interval_messages, x.flush_interval_ms, x.max_message_bytes,
+           x.cleanup_delete, x.cleanup_compact);
+}
+
+} // namespace cafka::storage
+
+namespace cafka {
 
 /// A topic to create. partitions / replication_factor -1: the broker defaults
 /// (num.partitions, default.replication.factor).

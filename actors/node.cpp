@@ -22,6 +22,7 @@
 #include "actors/routing_table.hpp"
 #include "actors/quota_admin.hpp"
 #include "actors/quota_store.hpp"
+#include "cluster/replication_throttle.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "config/to_log_config.hpp"
 #include "cluster/embedded_store.hpp"
@@ -347,7 +348,9 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   }
   n.actor = spawn_node_actor(sys, node_context{n.storage, n.routes, n.io_worker, now_ms, n.coordinator,
                                                registration->controller_id, n.groups,
-                                               n.views, n.cluster_offsets});
+                                               n.views, n.cluster_offsets,
+                                               std::make_shared<cluster::replication_throttle>(
+                                                 cfg.quota_window_num, cfg.quota_window_size_seconds * 1000LL)});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(

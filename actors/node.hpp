@@ -29,6 +29,7 @@ namespace cafka {
 
 namespace cluster {
 class coordinator;
+class replication_throttle;
 }
 struct node_storage;
 class routing_table;
@@ -54,6 +55,9 @@ struct node_context {
   std::shared_ptr<cluster_view_cache> views;
   /// Cluster mode only: the committed offsets of the __consumer_offsets partitions led here.
   std::shared_ptr<replicated_offsets> offsets;
+  /// The replication quotas this broker applies (cluster/replication_throttle.hpp); the node
+  /// actor keeps its plan in line with the view, its fetch polls and fetchers consult it.
+  std::shared_ptr<cluster::replication_throttle> throttle;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);

@@ -595,7 +595,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       self->delayed_send(self, checkpoint_interval(self), caf::tick_atom_v);
     },
     [=](replica_fetch_atom, replica_fetch_request& req) -> caf::result<replica_fetch_result> {
-      auto poll = spawn_replica_fetch_poll(self->system(), self->state.ctx.routes->leaders());
+      auto poll = spawn_replica_fetch_poll(self->system(), self->state.ctx.routes->leaders(),
+                                           self->state.ctx.throttle, self->state.ctx.now_ms);
       return self->delegate(poll, replica_fetch_atom_v, std::move(req));
     },
     [=](epoch_end_atom, const topic_partition& tp, int32_t current_epoch, int32_t epoch) -> caf::result<epoch_end_answer> {
@@ -680,6 +681,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         return ask_member<std::vector<partition_outcome>>(self, reassign_atom_v, std::move(moves), false);
       return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
     },
+    [=](describe_configs_atom, const wire::describe_configs_request& req) { return describe_configs(self, req); },
+    [=](alter_configs_atom, const wire::alter_configs_request& req) { return alter_configs(self, req); },
     [=](reassign_atom, std::vector<std::string>& topics) -> std::vector<partition_move_status> {
       std::vector<partition_move_status> out;
       if (clustered(self))

@@ -23,6 +23,7 @@
 #include "actors/messages.hpp"
 #include "actors/partition_actor.hpp"
 #include "actors/replication_messages.hpp"
+#include "protocol/wire/configs.hpp"
 
 namespace cafka {
 
@@ -158,6 +159,15 @@ using node_actor = caf::typed_actor<
   caf::replies_to<reassign_atom, std::vector<partition_move>>::with<std::vector<partition_outcome>>,
   caf::replies_to<reassign_atom, std::vector<partition_move>, forwarded_atom>::with<std::vector<partition_outcome>>,
   /// ListPartitionReassignments from this broker's view (only `topics` if not empty).
-  caf::replies_to<reassign_atom, std::vector<std::string>>::with<std::vector<partition_move_status>>>;
+  caf::replies_to<reassign_atom, std::vector<std::string>>::with<std::vector<partition_move_status>>,
+  /// DescribeConfigs, AlterConfigs and IncrementalAlterConfigs (actors/node_configs.cpp): the
+  /// Kafka listener's requests as decoded, asked in-process only (never over the middleman).
+  caf::replies_to<describe_configs_atom, wire::describe_configs_request>::with<wire::describe_configs_response>,
+  caf::replies_to<alter_configs_atom, wire::alter_configs_request>::with<wire::alter_configs_response>>;
 
 } // namespace cafka
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_configs_request)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_configs_response)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::alter_configs_request)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::alter_configs_response)

@@ -76,6 +76,16 @@ caf::result<int32_t> add_partitions_alone(self_ptr self, const partition_additio
 /// AlterPartitionReassignments on a single node: only its own replicas are valid targets.
 std::vector<partition_outcome> reassign_alone(self_ptr self, const std::vector<partition_move>& moves);
 
+// -- node_configs.cpp --
+wire::describe_configs_response describe_configs(self_ptr self, const wire::describe_configs_request& req);
+/// Answered once every change is stored.
+caf::result<wire::alter_configs_response> alter_configs(self_ptr self, const wire::alter_configs_request& req);
+/// Sends a topic's log settings (broker defaults and its overrides) to its local replicas.
+void apply_topic_config(self_ptr self, const std::string& topic);
+/// After a view was applied: changed topic overrides to the local replicas, the dynamic
+/// broker configs and the replication throttle plan from the view.
+void apply_configs_of_view(self_ptr self);
+
 // -- node_offsets.cpp (cluster mode) --
 
 /// This broker now leads __consumer_offsets-`p` (its replica `replica`): loads its committed

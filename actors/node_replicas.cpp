@@ -41,7 +41,9 @@ std::optional<replica_role> role_in_view(const cluster::cluster_view& view, cons
 
 void replica_fetchers::update(caf::actor_system& sys, const config::server_config& cfg,
                               const cluster::cluster_view& view, const std::map<topic_partition, replica_role>& roles,
-                              const std::map<topic_partition, partition_actor>& replicas) {
+                              const std::map<topic_partition, partition_actor>& replicas,
+                              const std::shared_ptr<cluster::replication_throttle>& throttle,
+                              const std::function<int64_t()>& now_ms) {
   std::map<int32_t, std::vector<followed_partition>> wanted;
   for (auto& [tp, role] : roles) {
     auto local = replicas.find(tp);
@@ -63,7 +65,7 @@ void replica_fetchers::update(caf::actor_system& sys, const config::server_confi
     if (!fetcher)
       fetcher = spawn_replica_fetcher(sys, replica_fetcher_config{cfg.broker_id, leader, cfg.replica_fetch_wait_max_ms,
                                                                   cfg.replica_fetch_max_bytes,
-                                                                  cfg.replica_fetch_backoff_ms});
+                                                                  cfg.replica_fetch_backoff_ms, throttle, now_ms});
     auto* reg = view.broker(leader);
     caf::anon_send(fetcher, follow_atom_v, std::move(partitions), reg->host, reg->caf_port);
   }

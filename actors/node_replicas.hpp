@@ -4,7 +4,9 @@
 // replica fetcher per leader this broker follows partitions of.
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include <caf/fwd.hpp>
@@ -35,7 +37,8 @@ public:
   /// view get none: their followers wait for the next leader.
   void update(caf::actor_system& sys, const config::server_config& cfg, const cluster::cluster_view& view,
               const std::map<topic_partition, replica_role>& roles,
-              const std::map<topic_partition, partition_actor>& replicas);
+              const std::map<topic_partition, partition_actor>& replicas,
+              const std::shared_ptr<cluster::replication_throttle>& throttle, const std::function<int64_t()>& now_ms);
   /// Stops every fetcher.
   void stop_all();
 

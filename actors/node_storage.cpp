@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/to_log_config.hpp"
+#include "storage/file.hpp"
 #include "config/topic_config.hpp"
 
 namespace cafka {
@@ -10,6 +11,8 @@ namespace cafka {
 std::string node_storage::registry_path() const {
   return dirs.front()->root() + "/cafka-topics";
 }
+
+std::string node_storage::broker_configs_path() const { return dirs.front()->root() + "/cafka-broker-configs"; }
 
 storage::log_config node_storage::log_config_for(const std::string& topic) const {
   auto base = config::to_log_config(config);
@@ -86,6 +89,17 @@ result<std::shared_ptr<node_storage>> open_node_storage(const config::server_con
     return topics.error();
   }
   ns->topics = std::move(*topics);
+  if (cfg.zookeeper_connect.empty()) { // a cluster's come with the view
+    auto text = storage::read_file_if_present(ns->broker_configs_path());
+    auto dynamic = text && *text ? config::parse_broker_configs_file(**text) : std::nullopt;
+    if (!text || (*text && !dynamic)) {
+      error_text = "broker configs '" + ns->broker_configs_path() + "': "
+                   + (text ? std::string("malformed") : text.error().message());
+      return text ? std::make_error_code(std::errc::invalid_argument) : text.error();
+    }
+    if (dynamic)
+      ns->dynamic = std::move(*dynamic);
+  }
   for (auto& [name, entry] : ns->topics) {
     for (int32_t p = 0; p < entry.partitions; ++p) {
       storage::topic_partition tp{name, p};

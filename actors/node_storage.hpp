@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/dynamic_broker_config.hpp"
 #include "config/server_config.hpp"
 #include "protocol/result.hpp"
 #include "storage/log_directory.hpp"
@@ -24,6 +25,9 @@ struct node_storage {
   };
 
   config::server_config config;
+  /// The broker configs changed at run time: on a single node read from and written to
+  /// <first log dir>/cafka-broker-configs, in a cluster taken from the view.
+  config::dynamic_broker_configs dynamic;
   std::vector<std::unique_ptr<storage::log_directory>> dirs;
   /// The partition folders each dir held at start (a partition stays in its dir).
   std::vector<std::vector<storage::topic_partition>> found_at_start;
@@ -38,6 +42,8 @@ struct node_storage {
 
   /// <first log dir>/cafka-topics
   std::string registry_path() const;
+  /// <first log dir>/cafka-broker-configs (single node)
+  std::string broker_configs_path() const;
   /// The broker defaults with a topic's overrides (already validated at creation).
   storage::log_config log_config_for(const std::string& topic) const;
   /// The log dir a partition's log belongs in: the one it was found in at start, else the

@@ -242,7 +242,8 @@ void publish_replicas(self_ptr self) {
   auto& st = self->state;
   publish_routes(self);
   if (self->system().has_middleman() && !st.leaving)
-    st.fetchers.update(self->system(), st.ctx.storage->config, st.applied->view, st.roles, st.replicas);
+    st.fetchers.update(self->system(), st.ctx.storage->config, st.applied->view, st.roles, st.replicas,
+                       st.ctx.throttle, st.ctx.now_ms);
 }
 
 } // namespace
@@ -255,6 +256,7 @@ void apply_view(self_ptr self) {
   auto next = st.ctx.views->snapshot();
   auto changes = cluster::leadership_changes(st.applied->view, next->view, my_id(self));
   st.applied = next;
+  apply_configs_of_view(self);
   std::set<topic_partition> touched;
   for (auto& c : changes.stop)
     touched.insert(topic_partition{c.topic, c.partition});

@@ -337,6 +337,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       return restart_out_of_range(self, leader_log_start, leader_log_end);
     },
     [=](role_atom, replica_role& role) { apply_role(self, std::move(role)); },
+    [=](log_config_atom, storage::log_config& cfg) { self->state.log->set_config(cfg); },
     [=](isr_atom, uint64_t generation) { check_isr(self, generation); },
     [=](isr_atom, bool ok, std::vector<int32_t>& isr) { isr_written(self, ok, std::move(isr)); },
     [=](retention_atom, int64_t now) -> caf::result<retention_report> {

@@ -75,6 +75,9 @@ using partition_actor = caf::typed_actor<
   caf::replies_to<truncate_atom, int64_t, int64_t>::with<replica_position>,
   /// The role the applied cluster view records (from the node actor).
   caf::reacts_to<role_atom, replica_role>,
+  /// The topic's settings changed (a config altered at run time): used from now on (sizes
+  /// and times at the next roll or retention pass).
+  caf::reacts_to<log_config_atom, storage::log_config>,
   /// Leader: the ISR check timer (its generation), and an ISR write's outcome.
   caf::reacts_to<isr_atom, uint64_t>,
   caf::reacts_to<isr_atom, bool, std::vector<int32_t>>,

@@ -1,9 +1,8 @@
 #include "actors/quota_store.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <future>
 
+#include "cluster/blocking_calls.hpp"
 #include "cluster/coordinator.hpp"
 #include "cluster/ensure_path.hpp"
 #include "cluster/quota_znodes.hpp"
@@ -37,19 +36,7 @@ private:
   std::string path_;
 };
 
-// Waits for one asynchronous coordinator call. A session closed under the call never
-// answers: give up after a while rather than hang the I/O worker.
-constexpr auto coordinator_wait = std::chrono::seconds(30);
-
-template <class T, class Call>
-result<T> wait_for(Call call) {
-  auto promise = std::make_shared<std::promise<result<T>>>();
-  auto answer = promise->get_future();
-  call([promise](result<T> r) { promise->set_value(std::move(r)); });
-  if (answer.wait_for(coordinator_wait) != std::future_status::ready)
-    return std::make_error_code(std::errc::timed_out);
-  return answer.get();
-}
+using cluster::wait_for;
 
 bool is_no_node(const std::error_code& ec) { return ec == cluster::errc::no_node; }
 
@@ -84,7 +71,7 @@ public:
     for (auto& entity : changed) {
       auto it = table.entries().find(entity);
       auto values = it == table.entries().end() ? cluster::quota_values{} : it->second;
-      if (auto st = write(cluster::quota_znode_path(entity), cluster::encode_quota_values(values)); !st)
+      if (auto st = cluster::store_node(*c_, cluster::quota_znode_path(entity), cluster::encode_quota_values(values)); !st)
         return st;
       auto note = wait_for<std::string>([&](cluster::create_callback done) {
         cluster::create_recursive(*c_, cluster::config_change_prefix,
@@ -119,18 +106,6 @@ private:
     for (auto& [kind, value] : *values)
       table.set(*entity, kind, value);
     return {};
-  }
-
-  // Sets the node's data, creating it (and its parents) if it is missing.
-  status write(const std::string& path, const std::string& data) {
-    auto set = wait_for<cluster::node_stat>(
-      [&](cluster::set_callback done) { c_->set(path, data, cluster::any_version, std::move(done)); });
-    if (set || !is_no_node(set.error()))
-      return set ? status{} : status{set.error()};
-    auto created = wait_for<std::string>([&](cluster::create_callback done) {
-      cluster::create_recursive(*c_, path, data, cluster::create_mode::persistent, std::move(done));
-    });
-    return created ? status{} : status{created.error()};
   }
 
   // Notifications are only triggers (brokers reload everything): keep the last 100.

@@ -5,6 +5,7 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
+#include "cluster/replication_throttle.hpp"
 
 namespace cafka {
 
@@ -17,6 +18,8 @@ struct poll_state {
   static inline const char* name = "cafka.replica_fetch_poll";
   replica_fetch_request req;
   std::shared_ptr<const routing_table::map_type> leaders;
+  std::shared_ptr<cluster::replication_throttle> throttle;
+  std::function<int64_t()> now_ms;
   caf::typed_response_promise<replica_fetch_result> promise;
   bool second_round = false;
 };
@@ -30,6 +33,24 @@ replica_fetch_partition_result missing(const replica_fetch_partition& p) {
   return out;
 }
 
+// The leader replication quota: data of a throttled partition for an out-of-sync follower is
+// held back while the rate is over it (the partition recorded the fetch all the same);
+// what is sent counts against it.
+void apply_throttle(self_ptr self, replica_fetch_result& answers) {
+  auto& st = self->state;
+  if (!st.throttle)
+    return;
+  auto now = st.now_ms();
+  for (auto& r : answers.partitions) {
+    if (r.records.empty())
+      continue;
+    if (st.throttle->leader_holds_back(r.tp, st.req.replica_id, now))
+      r.records.clear();
+    else
+      st.throttle->record_leader(r.tp, st.req.replica_id, r.records.size(), now);
+  }
+}
+
 // Asks every partition; `watch`: leave watches that tell this actor of the next append.
 void ask_all(self_ptr self, bool watch) {
   auto& st = self->state;
@@ -40,6 +61,7 @@ void ask_all(self_ptr self, bool watch) {
     if (--*outstanding != 0)
       return;
     auto& st = self->state;
+    apply_throttle(self, *answers);
     size_t bytes = 0;
     bool failed = false;
     for (auto& r : answers->partitions) {
@@ -77,8 +99,12 @@ void last_round(self_ptr self) {
   ask_all(self, false);
 }
 
-replica_fetch_poll_actor::behavior_type poll(self_ptr self, std::shared_ptr<const routing_table::map_type> leaders) {
+replica_fetch_poll_actor::behavior_type poll(self_ptr self, std::shared_ptr<const routing_table::map_type> leaders,
+                                              std::shared_ptr<cluster::replication_throttle> throttle,
+                                              std::function<int64_t()> now_ms) {
   self->state.leaders = std::move(leaders);
+  self->state.throttle = std::move(throttle);
+  self->state.now_ms = std::move(now_ms);
   return {
     [=](replica_fetch_atom, replica_fetch_request& req) -> caf::result<replica_fetch_result> {
       auto& st = self->state;
@@ -95,8 +121,10 @@ replica_fetch_poll_actor::behavior_type poll(self_ptr self, std::shared_ptr<cons
 } // namespace
 
 replica_fetch_poll_actor spawn_replica_fetch_poll(caf::actor_system& sys,
-                                                  std::shared_ptr<const routing_table::map_type> leaders) {
-  return sys.spawn(poll, std::move(leaders));
+                                                  std::shared_ptr<const routing_table::map_type> leaders,
+                                                  std::shared_ptr<cluster::replication_throttle> throttle,
+                                                  std::function<int64_t()> now_ms) {
+  return sys.spawn(poll, std::move(leaders), std::move(throttle), std::move(now_ms));
 }
 
 } // namespace cafka

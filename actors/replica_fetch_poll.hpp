@@ -7,12 +7,19 @@
 // asks again and answers. One request, one answer for all the partitions a follower
 // follows here, as Kafka's follower Fetch.
 
+#include <functional>
+#include <memory>
+
 #include <caf/fwd.hpp>
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
 
 #include "actors/replication_messages.hpp"
 #include "actors/routing_table.hpp"
+
+namespace cafka::cluster {
+class replication_throttle;
+}
 
 namespace cafka {
 
@@ -22,8 +29,11 @@ using replica_fetch_poll_actor = caf::typed_actor<
   /// A partition's watch fired, or max_wait_ms ended.
   caf::reacts_to<replica_fetch_atom, uint64_t>, caf::reacts_to<caf::timeout_atom>>;
 
-/// `leaders`: the partition actors this broker leads (the routing table's snapshot).
+/// `leaders`: the partition actors this broker leads (the routing table's snapshot);
+/// `throttle` (null: none) holds back data of throttled partitions (leader side).
 replica_fetch_poll_actor spawn_replica_fetch_poll(caf::actor_system& sys,
-                                                  std::shared_ptr<const routing_table::map_type> leaders);
+                                                  std::shared_ptr<const routing_table::map_type> leaders,
+                                                  std::shared_ptr<cluster::replication_throttle> throttle,
+                                                  std::function<int64_t()> now_ms);
 
 } // namespace cafka

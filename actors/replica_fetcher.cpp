@@ -13,6 +13,7 @@
 #include "actors/node_connect.hpp"
 #include "actors/node_actor.hpp"
 #include "cluster/backoff.hpp"
+#include "cluster/replication_throttle.hpp"
 
 namespace cafka {
 
@@ -282,17 +283,43 @@ void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch
   }
 }
 
+// Whether the follower replication quota leaves `tp` out of this fetch.
+bool held_back(self_ptr self, const topic_partition& tp) {
+  auto& cfg = self->state.cfg;
+  return cfg.throttle && cfg.throttle->follower_holds_back(tp, cfg.broker_id, cfg.now_ms());
+}
+
+// Counts what a fetch brought against the follower replication quota.
+void count_received(self_ptr self, const replica_fetch_result& res) {
+  auto& cfg = self->state.cfg;
+  if (!cfg.throttle)
+    return;
+  auto now = cfg.now_ms();
+  for (auto& r : res.partitions)
+    cfg.throttle->record_follower(r.tp, cfg.broker_id, r.records.size(), now);
+}
+
 void fetch(self_ptr self) {
   auto& st = self->state;
   auto now = self->clock().now();
   replica_fetch_request req;
   req.replica_id = st.cfg.broker_id;
   req.max_wait_ms = st.cfg.fetch_wait_max_ms;
-  for (auto& [tp, f] : st.partitions)
-    if (f.state == phase::fetching && !f.busy && f.not_before <= now)
-      req.partitions.push_back({tp, f.leader_epoch, f.fetch_offset, f.log_start_offset, st.cfg.fetch_max_bytes});
-  if (req.partitions.empty())
+  bool throttled = false;
+  for (auto& [tp, f] : st.partitions) {
+    if (f.state != phase::fetching || f.busy || f.not_before > now)
+      continue;
+    if (held_back(self, tp)) {
+      throttled = true;
+      continue;
+    }
+    req.partitions.push_back({tp, f.leader_epoch, f.fetch_offset, f.log_start_offset, st.cfg.fetch_max_bytes});
+  }
+  if (req.partitions.empty()) {
+    if (throttled) // over the quota: look again when the next sample may have freed some
+      retry_later(self, std::chrono::milliseconds(st.cfg.fetch_wait_max_ms));
     return;
+  }
   st.fetch_in_flight = true;
   auto asked = req.partitions;
   for (auto& p : asked) {
@@ -314,6 +341,7 @@ void fetch(self_ptr self) {
       [=](replica_fetch_result& res) {
         if (session != self->state.session)
           return; // given up when the leader was lost: its partitions are fetched again
+        count_received(self, res);
         for (auto& p : asked)
           if (auto* f = current(self, p.tp, p.leader_epoch))
             f->remote = false; // local work from here on

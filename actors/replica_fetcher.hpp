@@ -20,12 +20,18 @@
 // partition fenced by a newer leader epoch waits for the node's next follow message.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <caf/fwd.hpp>
 
 #include "actors/partition_actor.hpp"
+
+namespace cafka::cluster {
+class replication_throttle;
+}
 
 namespace cafka {
 
@@ -47,6 +53,9 @@ struct replica_fetcher_config {
   int32_t fetch_wait_max_ms = 500; ///< replica.fetch.wait.max.ms
   int32_t fetch_max_bytes = 1 << 20; ///< replica.fetch.max.bytes
   int32_t backoff_ms = 1000;        ///< replica.fetch.backoff.ms
+  /// Follower-side replication quota (null: none); now_ms is its clock.
+  std::shared_ptr<cluster::replication_throttle> throttle;
+  std::function<int64_t()> now_ms;
 };
 
 /// Messages: (follow_atom, std::vector<followed_partition>, std::string host, uint16_t

@@ -1,5 +1,6 @@
-// cafka-configs: client quotas, as Kafka's kafka-configs.sh sets and shows them, over the
-// Kafka protocol (DescribeClientQuotas / AlterClientQuotas on a broker's Kafka listener).
+// cafka-configs: client quotas, topic and broker configs, as Kafka's kafka-configs.sh sets
+// and shows them, over the Kafka protocol (DescribeClientQuotas / AlterClientQuotas here;
+// DescribeConfigs / IncrementalAlterConfigs for topics and brokers in configs_resources.cpp).
 //
 //   cafka-configs --bootstrap-server 127.0.0.1:9092 --alter --entity-type clients --entity-name app
 //                 --add-config producer_byte_rate=1048576,consumer_byte_rate=2097152
@@ -14,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "apps/configs_resources.hpp"
 #include "apps/kafka_call.hpp"
 #include "apps/tool_args.hpp"
 #include "protocol/wire/api_keys.hpp"
@@ -28,17 +30,20 @@ constexpr const char* tool = "cafka-configs";
 
 const std::vector<tools::option> options{
   {"bootstrap-server", "HOST:PORT", "a broker's Kafka listener (default 127.0.0.1:9092)"},
-  {"describe", "", "show the quotas of the entities named"},
+  {"describe", "", "show the quotas or configs of the entity named"},
+  {"all", "", "--describe of a topic or broker: every config, not only the dynamic ones"},
   {"alter", "", "change them (--add-config, --delete-config)"},
-  {"entity-type", "TYPE", "users or clients (both: a user's quota for one client)", true},
-  {"entity-name", "NAME", "the user or client-id, in the order of --entity-type", true},
+  {"entity-type", "TYPE", "topics, brokers, users or clients (users and clients: a user's quota for one client)",
+   true},
+  {"entity-name", "NAME", "the topic, broker id, user or client-id, in the order of --entity-type", true},
   {"entity-default", "", "the default entity of each --entity-type given without a name", true},
   {"user", "NAME", "the user (same as --entity-type users --entity-name NAME)"},
   {"client", "NAME", "the client-id (same as --entity-type clients --entity-name NAME)"},
   {"user-defaults", "", "the default user"},
   {"client-defaults", "", "the default client-id"},
-  {"add-config", "K=V,...", "quotas to set: producer_byte_rate, consumer_byte_rate, request_percentage"},
-  {"delete-config", "K,...", "quotas to remove"},
+  {"add-config", "K=V,...", "configs or quotas to set (quotas: producer_byte_rate, consumer_byte_rate, "
+                            "request_percentage)"},
+  {"delete-config", "K,...", "configs or quotas to remove"},
   {"request-timeout-ms", "MS", "give up waiting for an answer after this long (default 30000)"},
 };
 
@@ -78,7 +83,7 @@ entity_sides entity_of(const tools::args& a) {
     else if (types[i] == "clients")
       set(e.client, name, "client-id", any);
     else
-      throw tools::usage_error("--entity-type must be users or clients, not '" + types[i] + "'");
+      throw tools::usage_error("--entity-type must be topics, brokers, users or clients, not '" + types[i] + "'");
   }
   if (a.has("user"))
     set(e.user, a.value_or("user", ""), "user");
@@ -209,8 +214,11 @@ int main(int argc, char** argv) {
                         throw tools::usage_error("give exactly one of --describe and --alter");
                       auto broker = a.value_or("bootstrap-server", "127.0.0.1:9092");
                       tools::check_bootstrap(broker);
-                      auto e = entity_of(a);
                       auto timeout = static_cast<int>(a.integer("request-timeout-ms", 30000, 1, 2147483647));
+                      if (tools::names_resource(a))
+                        return a.has("describe") ? tools::describe_resource(a, broker, timeout)
+                                                 : tools::alter_resource(a, broker, timeout);
+                      auto e = entity_of(a);
                       return a.has("describe") ? describe(broker, e, timeout) : alter(a, broker, e, timeout);
                     });
 }

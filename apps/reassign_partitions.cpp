@@ -12,10 +12,12 @@
 //   --cancel --reassignment-json-file F
 //       the moves in F still under way go back to their original replicas
 //
-// Kafka's --throttle (a replication quota for the moving replicas) is refused: cafka has no
-// replication quota yet. Files take only "any" as a log dir. Exit codes: 0 done, 1 the broker
+// --execute --throttle B sets Kafka's replication quota for the moves (apps/reassign_throttle.hpp);
+// --verify removes it once every partition is moved (unless --preserve-throttles). Files take
+// only "any" as a log dir. Exit codes: 0 done, 1 the broker
 // refused or could not be reached (or a partition failed), 2 a bad argument or file.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -24,6 +26,7 @@
 #include <string>
 
 #include "apps/kafka_call.hpp"
+#include "apps/reassign_throttle.hpp"
 #include "apps/tool_args.hpp"
 #include "cluster/reassignment_json.hpp"
 #include "cluster/replica_placement.hpp"
@@ -48,7 +51,8 @@ const std::vector<tools::option> options{
   {"topics-to-move-json-file", "FILE", "--generate: {\"topics\":[{\"topic\":\"t\"}],\"version\":1}"},
   {"reassignment-json-file", "FILE", "{\"version\":1,\"partitions\":[{\"topic\":\"t\",\"partition\":0,\"replicas\":[1,2]}]}"},
   {"broker-list", "1,2,3", "--generate: the brokers to spread the topics over"},
-  {"throttle", "BYTES/S", "not supported (cafka has no replication quota yet)"},
+  {"throttle", "BYTES/S", "--execute: limit the replication of the moves to this rate per broker"},
+  {"preserve-throttles", "", "--verify: keep the throttle after the moves are done"},
   {"command-config", "FILE", "not supported (no client security settings yet)"},
   {"request-timeout-ms", "MS", "give up waiting for an answer after this long (default 60000)"},
 };
@@ -82,10 +86,11 @@ std::string ids(const std::vector<int32_t>& xs) {
 
 constexpr int16_t metadata_version = 1;
 
-// topic -> partition -> replicas; unknown topics are left out.
-std::map<std::string, std::map<int32_t, std::vector<int32_t>>> current_assignment(const std::string& broker,
-                                                                                  const std::set<std::string>& topics,
-                                                                                  int timeout) {
+// topic -> partition -> replicas; unknown topics are left out. `addresses` (if given) gets
+// every broker's Kafka listener, by id.
+std::map<std::string, std::map<int32_t, std::vector<int32_t>>> current_assignment(
+  const std::string& broker, const std::set<std::string>& topics, int timeout,
+  std::map<int32_t, std::string>* addresses = nullptr) {
   std::vector<char> body;
   wire::byte_writer w{body};
   wire::write_array_count(w, static_cast<int32_t>(topics.size()));
@@ -95,10 +100,12 @@ std::map<std::string, std::map<int32_t, std::vector<int32_t>>> current_assignmen
   wire::byte_reader r{{answer.data(), answer.size()}};
   auto brokers = wire::read_required_array_count(r, 14, false);
   for (int32_t i = 0; i < brokers && r.ok(); ++i) {
-    r.read_i32();
-    wire::read_string(r, false);
-    r.read_i32();
+    auto id = r.read_i32();
+    auto host = wire::read_string(r, false);
+    auto port = r.read_i32();
     wire::read_nullable_string(r, false);
+    if (addresses != nullptr)
+      (*addresses)[id] = host + ":" + std::to_string(port);
   }
   r.read_i32(); // controller
   std::map<std::string, std::map<int32_t, std::vector<int32_t>>> out;
@@ -263,10 +270,14 @@ int report_failures(const wire::alter_partition_reassignments_response& resp, co
 
 int execute(const tools::args& a, const std::string& broker, int timeout) {
   auto targets = reassignment_file(a);
-  auto now = current_assignment(broker, topics_of(targets), timeout);
+  std::map<int32_t, std::string> addresses;
+  auto now = current_assignment(broker, topics_of(targets), timeout, &addresses);
+  auto current = current_of(now, targets);
   std::printf("Current partition replica assignment\n\n%s\n\nSave this to use as the --reassignment-json-file option "
               "during rollback\n",
-              cluster::reassignment_json(current_of(now, targets)).c_str());
+              cluster::reassignment_json(current).c_str());
+  if (a.has("throttle"))
+    tools::set_throttles(broker, addresses, current, targets, a.integer("throttle", 0, 1, INT64_MAX), timeout);
   auto resp = alter(broker, targets, false, timeout);
   std::vector<std::string> started;
   auto failed = report_failures(resp, "reassigning", started);
@@ -279,8 +290,10 @@ int execute(const tools::args& a, const std::string& broker, int timeout) {
 int verify(const tools::args& a, const std::string& broker, int timeout) {
   auto targets = reassignment_file(a);
   auto moving = in_progress(broker, timeout);
-  auto now = current_assignment(broker, topics_of(targets), timeout);
+  std::map<int32_t, std::string> addresses;
+  auto now = current_assignment(broker, topics_of(targets), timeout, &addresses);
   std::printf("Status of partition reassignment:\n");
+  bool all_done = true;
   for (auto& t : targets) {
     auto name = partition_name(t.topic, t.partition);
     auto current = current_of(now, {t}).front().replicas;
@@ -291,7 +304,10 @@ int verify(const tools::args& a, const std::string& broker, int timeout) {
     else
       std::printf("There is no active reassignment of partition %s, but replica set is %s rather than %s.\n",
                   name.c_str(), ids(current).c_str(), ids(t.replicas).c_str());
+    all_done = all_done && moving.count({t.topic, t.partition}) == 0;
   }
+  if (all_done && !a.has("preserve-throttles"))
+    tools::clear_throttles(broker, addresses, topics_of(targets), timeout);
   return 0;
 }
 
@@ -315,11 +331,10 @@ int run_tool(const tools::args& a) {
       actions.push_back(name);
   if (actions.size() != 1)
     throw tools::usage_error("exactly one of --generate, --execute, --verify, --cancel is required");
-  for (auto name : {"throttle", "command-config"})
-    if (a.has(name))
-      throw tools::usage_error(std::string{"--"} + name + " is not supported: " +
-                               (std::string{name} == "throttle" ? "cafka has no replication quota yet"
-                                                                : "cafka's tools have no client security settings yet"));
+  if (a.has("command-config"))
+    throw tools::usage_error("--command-config is not supported: cafka's tools have no client security settings yet");
+  if (a.has("throttle") && !a.has("execute"))
+    throw tools::usage_error("--throttle goes with --execute");
   auto broker = a.value_or("bootstrap-server", "127.0.0.1:9092");
   tools::check_bootstrap(broker);
   auto timeout = static_cast<int>(a.integer("request-timeout-ms", 60000, 1, 2147483647));

@@ -68,6 +68,7 @@ struct load_state {
   std::vector<broker_registration> brokers;
   std::optional<controller_info> controller;
   std::map<std::string, topic_entry> topics;
+  std::map<std::string, topic_config> broker_configs;
   std::vector<std::string> malformed;
   load_callback done;
 };
@@ -94,6 +95,8 @@ void give_back(const load_ptr& l) {
       v.view.set_controller(l->controller);
       for (auto& [name, topic] : l->topics)
         v.view.set_topic(name, std::move(topic));
+      for (auto& [entity, config] : l->broker_configs)
+        v.view.set_broker_config(entity, std::move(config));
       v.malformed = std::move(l->malformed);
       out = std::move(v);
     }
@@ -139,6 +142,20 @@ void watch_and_get(coordinator& c, const shared_ptr& s, const load_ptr& l, const
   });
 }
 
+// /config/brokers/<entity>: a broker's dynamic configs, or (<default>) every broker's.
+void load_broker_config(coordinator& c, const shared_ptr& s, const load_ptr& l, const std::string& entity) {
+  auto path = broker_config_path(entity);
+  watch_and_get(c, s, l, path, [l, entity, path](const node_data& d) {
+    auto config = decode_topic_config(d.data);
+    if (!config) {
+      note_malformed(l, path);
+      return;
+    }
+    std::lock_guard<std::mutex> guard{l->mutex};
+    l->broker_configs[entity] = std::move(*config);
+  });
+}
+
 void load_brokers(coordinator& c, const shared_ptr& s, const load_ptr& l) {
   auto a = arm(s, c.session(), 'c', broker_ids_path());
   take(l);
@@ -153,6 +170,7 @@ void load_brokers(coordinator& c, const shared_ptr& s, const load_ptr& l) {
           note_malformed(l, broker_ids_path() + '/' + name);
           continue;
         }
+        load_broker_config(c, s, l, std::to_string(*id));
         take(l);
         c.get(broker_path(*id), {}, [l, id = *id](result<node_data> r) {
           if (r) {
@@ -265,6 +283,7 @@ void cluster_loader::load(coordinator& c, load_callback done) {
   load_brokers(c, shared_, l);
   load_controller(c, shared_, l);
   load_topics(c, shared_, l);
+  load_broker_config(c, shared_, l, default_broker_entity);
   give_back(l);
 }
 

@@ -16,6 +16,15 @@ void cluster_view::set_controller(std::optional<controller_info> controller) {
   controller_ = std::move(controller);
 }
 
+void cluster_view::set_broker_config(const std::string& entity, topic_config config) {
+  broker_configs_[entity] = std::move(config);
+}
+
+std::map<std::string, std::string> cluster_view::broker_config(const std::string& entity) const {
+  auto it = broker_configs_.find(entity);
+  return it == broker_configs_.end() ? std::map<std::string, std::string>{} : it->second.entries;
+}
+
 void cluster_view::set_topic(const std::string& name, topic_entry topic) {
   topic.partitions.resize(topic.assignment.partitions.size());
   topics_[name] = std::move(topic);

@@ -92,6 +92,9 @@ public:
 
   /// Replaces one partition's state; false (and no change) for an unknown topic or partition.
   bool set_partition_state(const std::string& topic, int32_t partition, partition_entry entry);
+  /// The dynamic configs of a broker (entity: its id as text) or of every broker
+  /// (default_broker_entity): /config/brokers/<entity>.
+  void set_broker_config(const std::string& entity, topic_config config);
 
   // -- queries --
 
@@ -117,11 +120,14 @@ public:
 
   /// Partitions whose recorded leader is `broker`, sorted by (topic, partition).
   std::vector<partition_leadership> partitions_led_by(int32_t broker) const;
+  /// The dynamic configs stored for `entity` (empty if none).
+  std::map<std::string, std::string> broker_config(const std::string& entity) const;
 
 private:
   std::map<int32_t, broker_registration> brokers_;
   std::optional<controller_info> controller_;
   std::map<std::string, topic_entry> topics_;
+  std::map<std::string, topic_config> broker_configs_;
 };
 
 /// What `my_id` must start and stop leading when its view goes from `before` to `after`.

@@ -92,6 +92,8 @@ std::string topic_configs_path() {
   return "/config/topics";
 }
 
+std::string broker_config_path(std::string_view entity) { return "/config/brokers/" + std::string(entity); }
+
 std::string topic_config_path(std::string_view topic) {
   return topic_configs_path() + '/' + escape_name(topic);
 }

@@ -9,6 +9,7 @@
 //   /controller_epoch                               the last controller epoch
 //   /consumers/<group>/ids/<member>                 ephemeral: group membership
 //   /config/topics/<topic>                          per-topic config overrides
+//   /config/brokers/<id> | <default>                dynamic broker configs
 //
 // Names that come from outside (topic, group, member) go through escape_name, so that any
 // string, even "a/b", "..", "" or non-ASCII text, becomes exactly one valid znode name. Valid
@@ -49,6 +50,10 @@ std::string consumer_ids_path(std::string_view group);    ///< /consumers/<group
 std::string consumer_member_path(std::string_view group, std::string_view member);
 std::string topic_configs_path();                         ///< /config/topics
 std::string topic_config_path(std::string_view topic);    ///< /config/topics/<topic>
+/// The entity of the dynamic configs every broker shares (Kafka's name).
+inline constexpr const char* default_broker_entity = "<default>";
+/// /config/brokers/<entity>: a broker id, or default_broker_entity.
+std::string broker_config_path(std::string_view entity);
 
 /// The persistent containers a broker ensures (ensure_path) before it registers:
 /// /brokers/ids, /brokers/topics, /consumers, /config/topics.

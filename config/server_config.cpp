@@ -485,6 +485,10 @@ outcome<loaded_config> make_server_config(const properties& file, const properti
     if (auto err = apply(p, true, s, warnings))
       return std::move(*err);
   resolve(s, warnings);
+  for (auto& p : file)
+    s.cfg.given[p.key] = p.value;
+  for (auto& p : overrides)
+    s.cfg.given[p.key] = p.value;
   if (auto err = check_together(s.cfg))
     return std::move(*err);
   return loaded_config{std::move(s.cfg), std::move(warnings)};

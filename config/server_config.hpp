@@ -145,6 +145,9 @@ struct server_config {
   std::string caf_secret_file;
   /// The secret read from caf.secret.file when the configuration was built ("" if unset).
   std::string caf_secret;
+  /// The keys the properties file and the overrides set, as written: what DescribeConfigs
+  /// reports as STATIC_BROKER_CONFIG. Not compared by ==.
+  std::map<std::string, std::string> given;
 };
 
 /// Where caf.port listens: the first listener's host when caf.secret.file is set or that

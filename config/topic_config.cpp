@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 
+#include "config/topic_config_catalog.hpp"
 #include "config/value_parsers.hpp"
 
 namespace cafka::config {
@@ -47,6 +48,32 @@ const std::map<std::string, integer_key, std::less<>>& integer_keys() {
   return keys;
 }
 
+// "*" or "partition:broker,..." (leader/follower.replication.throttled.replicas).
+bool is_throttled_replica_list(const std::string& value) {
+  if (value.empty() || value == "*")
+    return true;
+  for (auto& item : split_list(value)) {
+    auto colon = item.find(':');
+    if (colon == std::string::npos)
+      return false;
+    for (auto part : {item.substr(0, colon), item.substr(colon + 1)})
+      if (parse_integer(part, 0, int_max).status != parsed_integer::ok)
+        return false;
+  }
+  return true;
+}
+
+// A key cafka does not implement keeps its default: the same text, or the same number.
+bool is_default(const topic_key& key, const std::string& value) {
+  if (value == key.default_value)
+    return true;
+  auto a = parse_integer(value, long_min, long_max), b = parse_integer(key.default_value, long_min, long_max);
+  if (a.status == parsed_integer::ok && b.status == parsed_integer::ok)
+    return a.value == b.value;
+  auto flag = parse_bool(value);
+  return flag && key.default_value == (*flag ? "true" : "false");
+}
+
 } // namespace
 
 std::optional<std::string> invalid_topic_name(std::string_view name) {
@@ -87,6 +114,20 @@ outcome<storage::log_config> apply_topic_configs(storage::log_config base, const
     if (key == "unclean.leader.election.enable") {
       if (value != "true" && value != "false")
         return bad_value(key, value, "true or false");
+      continue;
+    }
+    if (key == "leader.replication.throttled.replicas" || key == "follower.replication.throttled.replicas") {
+      if (!is_throttled_replica_list(value))
+        return bad_value(key, value, "* or a list of partition:broker");
+      continue;
+    }
+    auto* known = find_topic_key(key);
+    if (known == nullptr)
+      return config_error{errc::invalid_value, key + ": unknown topic configuration key"};
+    if (!known->implemented) {
+      if (!is_default(*known, value))
+        return config_error{errc::invalid_value, key + ": cafka does not implement values other than the default '"
+                                                   + known->default_value + "' (got '" + value + "')"};
       continue;
     }
     auto it = integer_keys().find(key);

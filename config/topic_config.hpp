@@ -2,10 +2,9 @@
 // Topic names and topic-level configuration overrides (what `cafka-topics --create
 // --config k=v` and CreateTopics carry), validated like Kafka does.
 //
-// Supported keys: retention.ms, retention.bytes, segment.bytes, segment.ms,
-// cleanup.policy (delete | compact | compact,delete), max.message.bytes, flush.messages,
-// flush.ms, segment.index.bytes, index.interval.bytes. Anything else is an error
-// (Kafka refuses unknown topic configs with INVALID_CONFIG).
+// Keys: every topic config Kafka has (config/topic_config_catalog.hpp). Those cafka
+// implements take any valid value; the others only their default. A key Kafka does not
+// have is an error (Kafka refuses unknown topic configs with INVALID_CONFIG).
 
 #include <map>
 #include <optional>

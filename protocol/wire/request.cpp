@@ -42,6 +42,9 @@ bool is_decodable(int16_t key) {
     case api_key::create_partitions:
     case api_key::alter_partition_reassignments:
     case api_key::list_partition_reassignments:
+    case api_key::describe_configs:
+    case api_key::alter_configs:
+    case api_key::incremental_alter_configs:
       return true;
     default:
       return false;
@@ -75,6 +78,9 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::create_partitions: return wrap(decode_create_partitions_request(body, v));
     case api_key::alter_partition_reassignments: return wrap(decode_alter_partition_reassignments_request(body));
     case api_key::list_partition_reassignments: return wrap(decode_list_partition_reassignments_request(body));
+    case api_key::describe_configs: return wrap(decode_describe_configs_request(body, v));
+    case api_key::alter_configs: return wrap(decode_alter_configs_request(body, v));
+    case api_key::incremental_alter_configs: return wrap(decode_incremental_alter_configs_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

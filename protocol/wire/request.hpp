@@ -6,6 +6,7 @@
 #include "protocol/result.hpp"
 #include "protocol/wire/api_versions.hpp"
 #include "protocol/wire/client_quotas.hpp"
+#include "protocol/wire/configs.hpp"
 #include "protocol/wire/create_partitions.hpp"
 #include "protocol/wire/create_topics.hpp"
 #include "protocol/wire/delete_topics.hpp"
@@ -39,7 +40,7 @@ using decoded_request =
                describe_groups_request, offset_for_leader_epoch_request,
                describe_client_quotas_request, alter_client_quotas_request, elect_leaders_request,
                create_partitions_request, alter_partition_reassignments_request,
-               list_partition_reassignments_request>;
+               list_partition_reassignments_request, describe_configs_request, alter_configs_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

@@ -181,8 +181,9 @@ BOOST_AUTO_TEST_CASE(reloading_does_not_multiply_watches) {
   auto base = store->watch_count();
   load(loader, *reader);
   auto armed = loader.armed_watches();
-  // /brokers/ids, /brokers/topics, /controller, the assignment, 3 partition states, 1 config.
-  BOOST_TEST(armed == 8u);
+  // /brokers/ids, /brokers/topics, /controller, the assignment, 3 partition states, 1 config,
+  // and the dynamic configs of the 3 brokers and of <default>.
+  BOOST_TEST(armed == 12u);
   BOOST_TEST(store->watch_count() == base + armed);
   load(loader, *reader);
   load(loader, *reader);
@@ -200,11 +201,12 @@ BOOST_AUTO_TEST_CASE(one_loader_over_two_sessions_keeps_their_watches_apart) {
   load(loader, *reader);
   load(loader, *brokers[1]);
   auto both = store->watch_count();
-  BOOST_TEST(both == base + 6u); // 3 each: /brokers/ids, /brokers/topics, /controller
+  // 7 each: /brokers/ids, /brokers/topics, /controller, /config/brokers/<default> and of 0, 1, 2.
+  BOOST_TEST(both == base + 14u);
   load(loader, *reader);
   load(loader, *brokers[1]);
   BOOST_TEST(store->watch_count() == both);
-  BOOST_TEST(loader.armed_watches() == 6u);
+  BOOST_TEST(loader.armed_watches() == 14u);
 }
 
 BOOST_AUTO_TEST_CASE(a_state_written_after_the_load_is_picked_up_through_its_watch) {
@@ -244,7 +246,8 @@ BOOST_AUTO_TEST_CASE(missing_roots_and_dead_sessions_are_errors) {
   auto c = empty.open();
   cluster_loader fresh{{}};
   BOOST_TEST((load_error(fresh, *c) == errc::no_node));
-  BOOST_TEST(fresh.armed_watches() == 1u); // only exists(/controller) arms on a missing node
+  // Only exists(/controller) and exists(/config/brokers/<default>) arm on missing nodes.
+  BOOST_TEST(fresh.armed_watches() == 2u);
   store->disconnect_session(reader->session());
   BOOST_TEST((load_error(loader, *reader) == errc::connection_loss));
   BOOST_TEST(loader.armed_watches() == 0u);
@@ -256,7 +259,7 @@ BOOST_AUTO_TEST_CASE(missing_roots_and_dead_sessions_are_errors) {
   BOOST_TEST((load_error(loader, *reader) == errc::session_expired));
   auto renewed = open(); // a new session arms everything again
   load(loader, *renewed);
-  BOOST_TEST(loader.armed_watches() == 3u);
+  BOOST_TEST(loader.armed_watches() == 7u);
 }
 
 BOOST_AUTO_TEST_CASE(of_two_controllers_deciding_from_the_same_view_only_one_wins) {

@@ -784,6 +784,102 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
   check_all(kcat_consume(c.bootstrap(3), "moved"), {{"before", {0, 800}}});
 }
 
+// --throttle (Kafka's replication quota): the copy of a 4 MB partition to a new replica stops
+// after the first fetch's megabyte while the rate is over 100 kB/s (the windows are 11 x 1 s:
+// the rest would take over 20 s), the topic and brokers show the throttle, and once it is
+// lifted at run time (a broker rate and a topic list changed with cafka-configs) the move ends
+// and --verify removes what --execute set.
+BOOST_AUTO_TEST_CASE(a_throttled_reassignment_waits_for_its_quota_and_verify_removes_the_throttle) {
+  cluster_fixture c{2};
+  BOOST_REQUIRE(c.wait_for_brokers(1, {1, 2}, 60s));
+  auto created = c.create_topic(1, "slow", 1, 1, {});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created) << c.outputs());
+  auto md = wait_until_led(c, 1, "slow", 1);
+  auto holder = md.topics["slow"].at(0).replicas.at(0);
+  auto gainer = holder == 1 ? 2 : 1;
+  std::string input;
+  for (int i = 0; i < 400; ++i)
+    input += "k" + std::to_string(i) + ":" + std::string(10000, 'v') + "\n";
+  auto produced = cafka::test::run({kcat_bin, "-b", c.bootstrap(holder), "-P", "-t", "slow", "-K:", "-X",
+                                    "message.timeout.ms=60000"},
+                                   input, 120s);
+  BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
+
+  cafka::test::scratch_dir files;
+  auto plan = files.path + "/plan.json";
+  std::ofstream{plan} << R"({"version":1,"partitions":[{"topic":"slow","partition":0,"replicas":[)"
+                      << holder << "," << gainer << "]}]}";
+  const std::string tool = CAFKA_BINARY_DIR "/bin/cafka-reassign-partitions";
+  const std::string configs = CAFKA_BINARY_DIR "/bin/cafka-configs";
+  auto executed = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(1), "--execute", "--reassignment-json-file",
+                                    plan, "--throttle", "100000"},
+                                   "", 60s);
+  BOOST_REQUIRE_MESSAGE(executed.code == 0, show(executed) << c.outputs());
+  BOOST_TEST(executed.out.find("The inter-broker throttle limit was set to 100000 B/s") != std::string::npos,
+             show(executed));
+  auto verify = [&] {
+    return cafka::test::run({tool, "--bootstrap-server", c.bootstrap(2), "--verify", "--reassignment-json-file", plan},
+                            "", 60s);
+  };
+  auto waiting = verify();
+  BOOST_TEST(waiting.out.find("Reassignment of partition slow-0 is still in progress.") != std::string::npos,
+             show(waiting));
+  BOOST_TEST(waiting.out.find("Clearing") == std::string::npos, show(waiting));
+  run_result topic_configs;
+  BOOST_TEST(poll_until(
+               [&] {
+                 topic_configs = cafka::test::run({configs, "--bootstrap-server", c.bootstrap(gainer), "--entity-type",
+                                                   "topics", "--entity-name", "slow", "--describe"},
+                                                  "", 60s);
+                 return topic_configs.out.find("follower.replication.throttled.replicas=0:" + std::to_string(gainer))
+                        != std::string::npos;
+               },
+               30s),
+             show(topic_configs));
+  BOOST_TEST(topic_configs.out.find("leader.replication.throttled.replicas=0:" + std::to_string(holder))
+               != std::string::npos,
+             show(topic_configs));
+  auto broker_configs = cafka::test::run({configs, "--bootstrap-server", c.bootstrap(gainer), "--entity-type",
+                                          "brokers", "--entity-name", std::to_string(gainer), "--describe"},
+                                         "", 60s);
+  BOOST_TEST(broker_configs.out.find("follower.replication.throttled.rate=100000 ") != std::string::npos,
+             show(broker_configs));
+
+  // Lifted at run time: the leader's rate raised, the follower's partition list emptied.
+  auto raised = cafka::test::run({configs, "--bootstrap-server", c.bootstrap(holder), "--entity-type", "brokers",
+                                  "--entity-name", std::to_string(holder), "--alter", "--add-config",
+                                  "leader.replication.throttled.rate=1000000000"},
+                                 "", 60s);
+  BOOST_TEST(raised.code == 0, show(raised));
+  auto unlisted = cafka::test::run({configs, "--bootstrap-server", c.bootstrap(1), "--entity-type", "topics",
+                                    "--entity-name", "slow", "--alter", "--delete-config",
+                                    "follower.replication.throttled.replicas"},
+                                   "", 60s);
+  BOOST_TEST(unlisted.code == 0, show(unlisted));
+  run_result done;
+  BOOST_REQUIRE_MESSAGE(poll_until(
+                          [&] {
+                            done = verify();
+                            return done.out.find("Reassignment of partition slow-0 is complete.") != std::string::npos;
+                          },
+                          120s),
+                        show(done) << c.outputs());
+  BOOST_TEST(done.out.find("Clearing broker-level throttles on brokers 1,2\n") != std::string::npos, show(done));
+  BOOST_TEST(done.out.find("Clearing topic-level throttles on topic slow\n") != std::string::npos, show(done));
+  for (int32_t b : {1, 2}) {
+    auto left = cafka::test::run({configs, "--bootstrap-server", c.bootstrap(b), "--entity-type", "brokers",
+                                  "--entity-name", std::to_string(b), "--describe"},
+                                 "", 60s);
+    BOOST_TEST(left.out == "Dynamic configs for broker " + std::to_string(b) + " are:\n", show(left));
+  }
+  auto topic_left = cafka::test::run({configs, "--bootstrap-server", c.bootstrap(1), "--entity-type", "topics",
+                                      "--entity-name", "slow", "--describe"},
+                                     "", 60s);
+  BOOST_TEST(topic_left.out == "Dynamic configs for topic slow are:\n", show(topic_left));
+  auto read = kcat_consume(c.bootstrap(gainer), "slow");
+  BOOST_TEST(read.size() == 400u);
+}
+
 BOOST_AUTO_TEST_CASE(the_cluster_demo_script_runs_to_its_end) {
   cafka::test::scratch_dir dir;
   int base = free_port_base();

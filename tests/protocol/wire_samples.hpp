@@ -16,7 +16,7 @@ struct wire_sample {
 /// Produce, Fetch, ListOffsets, OffsetForLeaderEpoch (wire_samples_data.cpp).
 std::vector<wire_sample> data_request_samples();
 /// ApiVersions, Metadata, CreateTopics, DeleteTopics, InitProducerId, DescribeClientQuotas,
-/// AlterClientQuotas (wire_samples_admin.cpp).
+/// AlterClientQuotas, the config, election, partition and reassignment APIs (wire_samples_admin.cpp).
 std::vector<wire_sample> admin_request_samples();
 /// FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
 /// OffsetFetch, ListGroups, DescribeGroups (wire_samples_group.cpp).

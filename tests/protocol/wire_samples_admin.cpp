@@ -6,6 +6,7 @@
 
 #include "protocol/wire/api_keys.hpp"
 #include "protocol/wire/client_quotas.hpp"
+#include "protocol/wire/configs.hpp"
 #include "protocol/wire/elect_leaders.hpp"
 #include "protocol/wire/partition_reassignments.hpp"
 #include "protocol/wire/primitives.hpp"
@@ -159,6 +160,33 @@ std::vector<char> create_partitions_body(int16_t version) {
   return out;
 }
 
+// DescribeConfigs of a topic (every key) and of broker 1 (two keys), as kafka-python asks.
+std::vector<char> describe_configs_body(int16_t version) {
+  describe_configs_request req;
+  req.resources.push_back({2, "orders", std::nullopt});
+  req.resources.push_back({4, "1", std::vector<std::string>{"leader.replication.throttled.rate", "log.dirs"}});
+  req.include_synonyms = true;
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_describe_configs_request(req, version, w);
+  return out;
+}
+
+// AlterConfigs / IncrementalAlterConfigs as cafka-configs and cafka-reassign-partitions
+// --throttle send them: a topic's retention, the throttled replicas, a broker rate.
+std::vector<char> alter_configs_body(bool incremental, int16_t version) {
+  alter_configs_request req;
+  req.incremental = incremental;
+  req.resources.push_back({2, "orders", {{"retention.ms", 0, std::string("3600000")},
+                                         {"leader.replication.throttled.replicas", 2, std::string("0:1,1:2")}}});
+  req.resources.push_back({4, "1", {{"follower.replication.throttled.rate", 0, std::string("1048576")},
+                                    {"leader.replication.throttled.rate", 1, std::nullopt}}});
+  std::vector<char> out;
+  byte_writer w{out};
+  encode_alter_configs_request(req, version, w);
+  return out;
+}
+
 // What cafka-reassign-partitions sends: a move of two partitions and a cancel; the list of all.
 std::vector<char> alter_partition_reassignments_body() {
   alter_partition_reassignments_request req;
@@ -200,6 +228,12 @@ std::vector<wire_sample> admin_request_samples() {
     out.push_back({key(api_key::elect_leaders), v, elect_leaders_body(v)});
   for (int16_t v = 0; v <= 3; ++v)
     out.push_back({key(api_key::create_partitions), v, create_partitions_body(v)});
+  for (int16_t v = 0; v <= 2; ++v)
+    out.push_back({key(api_key::describe_configs), v, describe_configs_body(v)});
+  for (int16_t v = 0; v <= 1; ++v) {
+    out.push_back({key(api_key::alter_configs), v, alter_configs_body(false, v)});
+    out.push_back({key(api_key::incremental_alter_configs), v, alter_configs_body(true, v)});
+  }
   out.push_back({key(api_key::alter_partition_reassignments), 0, alter_partition_reassignments_body()});
   out.push_back({key(api_key::list_partition_reassignments), 0, list_partition_reassignments_body()});
   return out;

@@ -1,0 +1,126 @@
+#include "config/dynamic_broker_config.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "config/server_config.hpp"
+#include "config/value_parsers.hpp"
+
+namespace cafka::config {
+
+namespace {
+
+constexpr int64_t long_max = std::numeric_limits<int64_t>::max();
+
+// Broker keys Kafka updates at run time (its DynamicBrokerConfig's reconfigurables) that
+// cafka has as static keys.
+bool kafka_changes_at_run_time(std::string_view key) {
+  static const std::vector<std::string_view> keys{
+    "log.segment.bytes", "log.roll.ms", "log.roll.hours", "log.retention.ms", "log.retention.minutes",
+    "log.retention.hours", "log.retention.bytes", "log.flush.interval.messages", "log.flush.interval.ms",
+    "log.index.interval.bytes", "log.index.size.max.bytes", "message.max.bytes", "min.insync.replicas",
+    "unclean.leader.election.enable", "max.connections", "max.connections.per.ip",
+    "max.connections.per.ip.overrides", "log.cleaner.enable"};
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+int64_t rate_of(const dynamic_broker_configs& c, std::string_view name) {
+  for (auto& k : dynamic_broker_keys())
+    if (k.name == name) {
+      auto parsed = parse_integer(effective_value(c, k), 0, long_max);
+      return parsed.status == parsed_integer::ok ? parsed.value : long_max;
+    }
+  return long_max;
+}
+
+} // namespace
+
+bool operator==(const dynamic_broker_configs& a, const dynamic_broker_configs& b) {
+  return a.broker == b.broker && a.cluster_default == b.cluster_default;
+}
+
+const std::vector<dynamic_key>& dynamic_broker_keys() {
+  static const std::vector<dynamic_key> keys{
+    {"follower.replication.throttled.rate", std::to_string(long_max)},
+    {"leader.replication.throttled.rate", std::to_string(long_max)},
+  };
+  return keys;
+}
+
+std::optional<dynamic_refusal> refuse_dynamic(const std::string& key, const std::string& value) {
+  for (auto& k : dynamic_broker_keys()) {
+    if (k.name != key)
+      continue;
+    auto parsed = parse_integer(value, std::numeric_limits<int64_t>::min(), long_max);
+    if (parsed.status != parsed_integer::ok || parsed.value < 0)
+      return dynamic_refusal{40, key + ": invalid value '" + value + "': expected an integer >= 0 (bytes/s)"};
+    return std::nullopt;
+  }
+  if (kafka_changes_at_run_time(key))
+    return dynamic_refusal{40, key + ": cafka does not change this key at run time; set it in server.properties"};
+  auto& known = known_keys();
+  bool is_broker_key = std::any_of(known.begin(), known.end(), [&](const key_info& k) { return k.name == key; });
+  if (is_broker_key)
+    return dynamic_refusal{42, "Cannot update these configs dynamically: " + key};
+  return dynamic_refusal{40, key + ": unknown broker configuration key"};
+}
+
+std::string effective_value(const dynamic_broker_configs& c, const dynamic_key& key) {
+  if (auto it = c.broker.find(key.name); it != c.broker.end())
+    return it->second;
+  if (auto it = c.cluster_default.find(key.name); it != c.cluster_default.end())
+    return it->second;
+  return key.default_value;
+}
+
+std::string format_broker_configs_file(const dynamic_broker_configs& c) {
+  std::string out = "version=1\n";
+  for (auto& [k, v] : c.broker)
+    out += "broker." + k + "=" + v + "\n";
+  for (auto& [k, v] : c.cluster_default)
+    out += "default." + k + "=" + v + "\n";
+  return out;
+}
+
+std::optional<dynamic_broker_configs> parse_broker_configs_file(std::string_view text) {
+  dynamic_broker_configs c;
+  bool versioned = false;
+  while (!text.empty()) {
+    auto end = text.find('\n');
+    auto line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    if (line.empty())
+      continue;
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos)
+      return std::nullopt;
+    auto key = line.substr(0, eq);
+    auto value = std::string(line.substr(eq + 1));
+    if (key == "version") {
+      versioned = value == "1";
+      continue;
+    }
+    for (auto [prefix, into] : {std::pair{std::string_view{"broker."}, &c.broker},
+                                std::pair{std::string_view{"default."}, &c.cluster_default}})
+      if (key.substr(0, prefix.size()) == prefix) {
+        (*into)[std::string(key.substr(prefix.size()))] = value;
+        key = {};
+        break;
+      }
+    if (!key.empty())
+      return std::nullopt;
+  }
+  if (!versioned)
+    return std::nullopt;
+  return c;
+}
+
+int64_t leader_throttled_rate(const dynamic_broker_configs& c) {
+  return rate_of(c, "leader.replication.throttled.rate");
+}
+
+int64_t follower_throttled_rate(const dynamic_broker_configs& c) {
+  return rate_of(c, "follower.replication.throttled.rate");
+}
+
+} // namespace cafka::config

@@ -1,0 +1,59 @@
+#pragma once
+// Broker configs changed at run time (AlterConfigs / IncrementalAlterConfigs on a broker
+// resource), as Kafka keeps them: per broker (/config/brokers/<id>) and for every broker
+// (/config/brokers/<default>, the resource name ""), the per-broker value winning.
+//
+// The keys cafka applies without a restart are the replication quotas (Kafka's
+// ReplicationQuotaManager, docs/operations.md): leader.replication.throttled.rate and
+// follower.replication.throttled.rate, bytes/s, default unlimited (Long.MAX). Every other
+// broker key is refused: one Kafka also refuses (it is not dynamic) with INVALID_REQUEST, one
+// Kafka would change with INVALID_CONFIG saying cafka does not, so nothing is stored that
+// does not take effect.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cafka::config {
+
+using broker_overrides = std::map<std::string, std::string>;
+
+struct dynamic_broker_configs {
+  broker_overrides broker;          ///< this broker's (/config/brokers/<id>)
+  broker_overrides cluster_default; ///< every broker's (/config/brokers/<default>)
+};
+
+bool operator==(const dynamic_broker_configs& a, const dynamic_broker_configs& b);
+
+/// The keys cafka applies at run time, with their defaults.
+struct dynamic_key {
+  std::string name;
+  std::string default_value;
+};
+const std::vector<dynamic_key>& dynamic_broker_keys();
+
+/// Why `key=value` cannot be stored (the message names the key), with Kafka's error code:
+/// INVALID_CONFIG (40) for a bad value or a key cafka does not change at run time,
+/// INVALID_REQUEST (42) for a key Kafka does not change at run time either. nullopt: valid.
+struct dynamic_refusal {
+  int16_t error_code = 0;
+  std::string message;
+};
+std::optional<dynamic_refusal> refuse_dynamic(const std::string& key, const std::string& value);
+
+/// The value in force: this broker's, else the cluster default, else the built-in default.
+std::string effective_value(const dynamic_broker_configs& c, const dynamic_key& key);
+
+/// A single node's <first log dir>/cafka-broker-configs: "version=1", then one line per
+/// entry, "broker.<key>=<value>" or "default.<key>=<value>". Errors: a line of neither form.
+std::string format_broker_configs_file(const dynamic_broker_configs& c);
+std::optional<dynamic_broker_configs> parse_broker_configs_file(std::string_view text);
+
+/// leader.replication.throttled.rate / follower.replication.throttled.rate in force, bytes/s.
+int64_t leader_throttled_rate(const dynamic_broker_configs& c);
+int64_t follower_throttled_rate(const dynamic_broker_configs& c);
+
+} // namespace cafka::config

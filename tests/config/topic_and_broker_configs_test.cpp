@@ -1,0 +1,149 @@
+// The topic config catalogue, DescribeConfigs' answers, AlterConfigs / IncrementalAlterConfigs
+// on stored overrides, and the dynamic broker configs (config/topic_config_catalog.hpp,
+// config_description.hpp, config_alteration.hpp, dynamic_broker_config.hpp).
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+
+#include "config/config_alteration.hpp"
+#include "config/config_description.hpp"
+#include "config/overrides.hpp"
+#include "config/to_log_config.hpp"
+#include "config/topic_config.hpp"
+#include "config/topic_config_catalog.hpp"
+
+using namespace cafka::config;
+namespace wire = cafka::wire;
+
+namespace {
+
+const wire::described_config& find(const std::vector<wire::described_config>& configs, const std::string& name) {
+  auto it = std::find_if(configs.begin(), configs.end(), [&](auto& c) { return c.name == name; });
+  BOOST_REQUIRE_MESSAGE(it != configs.end(), "no entry " << name);
+  return *it;
+}
+
+server_config loaded(std::vector<std::string> overrides) {
+  std::vector<std::string_view> args;
+  for (auto& o : overrides) {
+    args.push_back("--override");
+    args.push_back(o);
+  }
+  auto parsed = parse_overrides(args);
+  BOOST_REQUIRE(parsed);
+  auto cfg = make_server_config({}, *parsed);
+  BOOST_REQUIRE(cfg);
+  return cfg->config;
+}
+
+wire::alter_configs_resource resource(std::vector<wire::altered_config> configs) {
+  return {2, "t", std::move(configs)};
+}
+
+constexpr int8_t set = 0, del = 1, append = 2, subtract = 3;
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(topic_and_broker_configs)
+
+BOOST_AUTO_TEST_CASE(every_kafka_topic_key_is_accepted_at_its_default_and_implemented_ones_at_any_valid_value) {
+  auto base = to_log_config(server_config{});
+  for (auto& key : topic_keys())
+    BOOST_TEST_CONTEXT(key.name) {
+      BOOST_TEST(apply_topic_configs(base, {{key.name, key.default_value}}).has_value());
+    }
+  BOOST_TEST(apply_topic_configs(base, {{"delete.retention.ms", "86400000"}}).has_value());
+  auto refused = apply_topic_configs(base, {{"compression.type", "lz4"}});
+  BOOST_REQUIRE(!refused);
+  BOOST_TEST(refused.error().message.find("compression.type") != std::string::npos);
+  BOOST_TEST(!apply_topic_configs(base, {{"no.such.key", "1"}}));
+  auto applied = apply_topic_configs(base, {{"retention.ms", "5000"}, {"leader.replication.throttled.replicas", "0:1, 2:3"}});
+  BOOST_REQUIRE(applied);
+  BOOST_TEST(applied->retention_ms == 5000);
+  BOOST_TEST(apply_topic_configs(base, {{"follower.replication.throttled.replicas", "*"}}).has_value());
+  BOOST_TEST(!apply_topic_configs(base, {{"follower.replication.throttled.replicas", "0-1"}}));
+}
+
+BOOST_AUTO_TEST_CASE(a_topic_lists_every_key_with_its_source_and_synonyms) {
+  auto cfg = loaded({"log.retention.hours=1"});
+  auto configs = describe_topic({{"segment.bytes", "1048576"}}, cfg, std::nullopt, true);
+  BOOST_TEST(configs.size() == topic_keys().size());
+  auto& seg = find(configs, "segment.bytes");
+  BOOST_TEST(*seg.value == "1048576");
+  BOOST_TEST(seg.config_source == static_cast<int8_t>(wire::config_source::topic_config));
+  BOOST_REQUIRE_EQUAL(seg.synonyms.size(), 2u); // the override, then the default of log.segment.bytes
+  BOOST_TEST(seg.synonyms[1].name == "log.segment.bytes");
+  auto& retention = find(configs, "retention.ms");
+  BOOST_TEST(*retention.value == "3600000"); // the effective value of log.retention.hours=1
+  BOOST_TEST(retention.config_source == static_cast<int8_t>(wire::config_source::static_broker_config));
+  BOOST_TEST(retention.synonyms.front().name == "log.retention.hours");
+  auto& policy = find(configs, "cleanup.policy");
+  BOOST_TEST(policy.config_source == static_cast<int8_t>(wire::config_source::default_config));
+  // Asked keys only (unknown ones left out); no synonyms unless asked.
+  auto some = describe_topic({}, cfg, std::vector<std::string>{"retention.ms", "nope"}, false);
+  BOOST_REQUIRE_EQUAL(some.size(), 1u);
+  BOOST_TEST(some[0].synonyms.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_broker_lists_static_and_dynamic_keys_and_the_defaults_resource_only_dynamic_ones) {
+  auto cfg = loaded({"num.partitions=3"});
+  cfg.broker_id = 1;
+  dynamic_broker_configs dynamic{{{"leader.replication.throttled.rate", "100"}},
+                                 {{"follower.replication.throttled.rate", "200"}}};
+  auto mine = describe_broker("1", cfg, dynamic, std::nullopt, true);
+  auto& partitions = find(mine, "num.partitions");
+  BOOST_TEST(*partitions.value == "3");
+  BOOST_TEST(partitions.read_only);
+  BOOST_TEST(partitions.config_source == static_cast<int8_t>(wire::config_source::static_broker_config));
+  auto& leader = find(mine, "leader.replication.throttled.rate");
+  BOOST_TEST(!leader.read_only);
+  BOOST_TEST(leader.config_source == static_cast<int8_t>(wire::config_source::dynamic_broker_config));
+  BOOST_TEST(*find(mine, "follower.replication.throttled.rate").value == "200");
+  auto defaults = describe_broker("", cfg, dynamic, std::nullopt, false);
+  BOOST_REQUIRE_EQUAL(defaults.size(), 1u);
+  BOOST_TEST(defaults[0].name == "follower.replication.throttled.rate");
+  BOOST_TEST(leader_throttled_rate(dynamic) == 100);
+  BOOST_TEST(follower_throttled_rate(dynamic) == 200);
+  BOOST_TEST(leader_throttled_rate({}) == std::numeric_limits<int64_t>::max());
+}
+
+BOOST_AUTO_TEST_CASE(alter_configs_replaces_the_set_and_incremental_changes_only_the_keys_named) {
+  std::map<std::string, std::string> current{{"retention.ms", "1000"}, {"segment.bytes", "2000"}};
+  auto whole = alter_overrides(current, resource({{"segment.ms", 0, std::string("5")}, {"x", 0, std::nullopt}}), false);
+  BOOST_TEST(whole.error_code == 0);
+  BOOST_TEST((whole.overrides == std::map<std::string, std::string>{{"segment.ms", "5"}}));
+  auto inc = alter_overrides(current, resource({{"retention.ms", set, std::string("7")}, {"segment.bytes", del, {}},
+                                                {"cleanup.policy", append, std::string("compact, delete")}}),
+                             true);
+  BOOST_TEST(inc.error_code == 0);
+  BOOST_TEST((inc.overrides
+              == std::map<std::string, std::string>{{"retention.ms", "7"}, {"cleanup.policy", "compact,delete"}}));
+  auto sub = alter_overrides(inc.overrides, resource({{"cleanup.policy", subtract, std::string("delete")}}), true);
+  BOOST_TEST(sub.overrides.at("cleanup.policy") == "compact");
+  BOOST_TEST(alter_overrides(current, resource({{"retention.ms", append, std::string("1")}}), true).error_code == 40);
+  BOOST_TEST(alter_overrides(current, resource({{"a", set, std::string("1")}, {"a", del, {}}}), true).error_code
+             == 42);
+}
+
+BOOST_AUTO_TEST_CASE(dynamic_broker_keys_are_validated_and_others_refused_by_name) {
+  BOOST_TEST(!refuse_dynamic("leader.replication.throttled.rate", "1048576"));
+  auto bad = refuse_dynamic("leader.replication.throttled.rate", "-1");
+  BOOST_REQUIRE(bad);
+  BOOST_TEST(bad->error_code == 40);
+  BOOST_TEST(bad->message.find("leader.replication.throttled.rate") != std::string::npos);
+  BOOST_TEST(refuse_dynamic("log.retention.ms", "1")->error_code == 40); // Kafka's dynamic, not cafka's
+  BOOST_TEST(refuse_dynamic("broker.id", "3")->error_code == 42);        // not dynamic anywhere
+  BOOST_TEST(refuse_dynamic("no.such.key", "3")->error_code == 40);
+}
+
+BOOST_AUTO_TEST_CASE(the_single_node_broker_configs_file_round_trips) {
+  dynamic_broker_configs c{{{"leader.replication.throttled.rate", "5"}}, {{"follower.replication.throttled.rate", "6"}}};
+  auto text = format_broker_configs_file(c);
+  auto back = parse_broker_configs_file(text);
+  BOOST_REQUIRE(back);
+  BOOST_TEST((*back == c));
+  BOOST_TEST(!parse_broker_configs_file("version=1\nweird\n"));
+  BOOST_TEST(!parse_broker_configs_file("broker.a=1\n")); // no version line
+}
+
+BOOST_AUTO_TEST_SUITE_END()

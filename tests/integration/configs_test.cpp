@@ -1,0 +1,161 @@
+// Configs read and changed at run time over the Kafka protocol, against a real cafka-server:
+// cafka-configs for topics and brokers (DescribeConfigs, IncrementalAlterConfigs), a topic's
+// new segment.bytes taking effect without a restart, bad values refused naming the key, the
+// changes surviving kill -9; and kafka-python's KafkaAdminClient (DescribeConfigs v2,
+// AlterConfigs v1 replacing the whole set). Bounded waits only; nothing asserts on timing.
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tests/integration/child_process.hpp"
+#include "tests/integration/server_process.hpp"
+
+using namespace std::chrono_literals;
+using cafka::test::run;
+using cafka::test::run_result;
+
+namespace {
+
+const std::string configs_bin = CAFKA_BINARY_DIR "/bin/cafka-configs";
+
+std::string show(const run_result& r) {
+  return "exit " + std::to_string(r.code) + "\nstdout:\n" + r.out + "stderr:\n" + r.err;
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+run_result configs(const cafka::test::server_process& s, std::vector<std::string> args) {
+  args.insert(args.begin(), {configs_bin, "--bootstrap-server", s.bootstrap()});
+  return run(args, "", 60s);
+}
+
+size_t segment_files(const std::string& folder) {
+  size_t n = 0;
+  for (auto& e : std::filesystem::directory_iterator(folder))
+    n += e.path().extension() == ".log";
+  return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(run_time_configs)
+
+BOOST_AUTO_TEST_CASE(topic_and_broker_configs_change_at_run_time_and_survive_kill_9) {
+  cafka::test::scratch_dir dir;
+  auto logs = dir.path + "/logs";
+  std::optional<cafka::test::server_process> server{std::in_place, logs};
+  auto created = run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
+                      "127.0.0.1:" + std::to_string(server->caf_port()), "--create", "--topic", "cfg",
+                      "--partitions", "1"});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
+  auto topic = std::vector<std::string>{"--entity-type", "topics", "--entity-name", "cfg"};
+  auto with = [](std::vector<std::string> a, std::vector<std::string> b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+
+  // Nothing dynamic yet; then two overrides.
+  auto none = configs(*server, with(topic, {"--describe"}));
+  BOOST_TEST(none.out == "Dynamic configs for topic cfg are:\n", show(none));
+  auto altered = configs(*server, with(topic, {"--alter", "--add-config", "segment.bytes=1024,retention.ms=3600000"}));
+  BOOST_REQUIRE_MESSAGE(altered.code == 0, show(altered));
+  BOOST_TEST(altered.out == "Completed updating config for topic cfg.\n");
+  auto described = configs(*server, with(topic, {"--describe"}));
+  BOOST_TEST(has(described.out, "  segment.bytes=1024 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:segment.bytes=1024, "
+                                "STATIC_BROKER_CONFIG:log.segment.bytes=1073741824, DEFAULT_CONFIG:log.segment.bytes=1073741824}\n"),
+             show(described));
+  BOOST_TEST(has(described.out, "  retention.ms=3600000 sensitive=false"), show(described));
+  auto all = configs(*server, with(topic, {"--describe", "--all"}));
+  BOOST_TEST(has(all.out, "All configs for topic cfg are:\n"), show(all));
+  BOOST_TEST(has(all.out, "  cleanup.policy=delete sensitive=false synonyms={DEFAULT_CONFIG:log.cleanup.policy=delete}"),
+             show(all));
+
+  // The new segment size applies to the running partition: each batch of ~1.1 kB (one
+  // producer run each) lands in a segment of its own.
+  for (int run_no = 0; run_no < 3; ++run_no) {
+    std::string input;
+    for (int i = 0; i < 10; ++i)
+      input += "value-" + std::string(100, 'x') + std::to_string(i) + "\n";
+    auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
+                         "127.0.0.1:" + std::to_string(server->caf_port()), "--topic", "cfg"},
+                        input, 60s);
+    BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
+  }
+  BOOST_TEST(segment_files(logs + "/cfg-0") >= 3u, "segment.bytes=1024 did not roll the log");
+
+  // Refused values name the key; nothing is stored.
+  auto bad = configs(*server, with(topic, {"--alter", "--add-config", "retention.ms=soon"}));
+  BOOST_TEST(bad.code == 1, show(bad));
+  BOOST_TEST((has(bad.err, "error 40") && has(bad.err, "retention.ms")), show(bad));
+  auto unsupported = configs(*server, with(topic, {"--alter", "--add-config", "compression.type=zstd"}));
+  BOOST_TEST(unsupported.code == 1, show(unsupported));
+  BOOST_TEST(has(unsupported.err, "compression.type"), show(unsupported));
+  auto missing = configs(*server, {"--entity-type", "topics", "--entity-name", "nope", "--describe"});
+  BOOST_TEST(missing.code == 1, show(missing));
+  BOOST_TEST(has(missing.err, "error 3"), show(missing));
+
+  // Broker configs: the replication quota rates are dynamic, other keys are not.
+  auto rate = configs(*server, {"--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+                                "leader.replication.throttled.rate=1048576"});
+  BOOST_REQUIRE_MESSAGE(rate.code == 0, show(rate));
+  BOOST_TEST(rate.out == "Completed updating config for broker 0.\n");
+  auto defaults = configs(*server, {"--entity-type", "brokers", "--entity-default", "--alter", "--add-config",
+                                    "follower.replication.throttled.rate=2097152"});
+  BOOST_TEST(defaults.out == "Completed updating default config for brokers in the cluster.\n", show(defaults));
+  auto static_key = configs(*server, {"--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+                                      "num.partitions=3"});
+  BOOST_TEST(static_key.code == 1, show(static_key));
+  BOOST_TEST((has(static_key.err, "error 42") && has(static_key.err, "num.partitions")), show(static_key));
+  auto other = configs(*server, {"--entity-type", "brokers", "--entity-name", "7", "--describe"});
+  BOOST_TEST(other.code == 1, show(other));
+
+  // kill -9, then a new process on the same log dirs: every change is still there.
+  server->kill_hard();
+  server.emplace(logs);
+  auto topic_after = configs(*server, with(topic, {"--describe"}));
+  BOOST_TEST(has(topic_after.out, "  segment.bytes=1024 sensitive=false"), show(topic_after));
+  BOOST_TEST(has(topic_after.out, "  retention.ms=3600000 sensitive=false"), show(topic_after));
+  auto broker_after = configs(*server, {"--entity-type", "brokers", "--entity-name", "0", "--describe"});
+  BOOST_TEST(broker_after.out
+               == "Dynamic configs for broker 0 are:\n"
+                  "  follower.replication.throttled.rate=2097152 sensitive=false "
+                  "synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:follower.replication.throttled.rate=2097152, "
+                  "DEFAULT_CONFIG:follower.replication.throttled.rate=9223372036854775807}\n"
+                  "  leader.replication.throttled.rate=1048576 sensitive=false "
+                  "synonyms={DYNAMIC_BROKER_CONFIG:leader.replication.throttled.rate=1048576, "
+                  "DEFAULT_CONFIG:leader.replication.throttled.rate=9223372036854775807}\n",
+             show(broker_after));
+  // --delete-config takes an override away.
+  auto deleted = configs(*server, with(topic, {"--alter", "--delete-config", "segment.bytes"}));
+  BOOST_TEST(deleted.code == 0, show(deleted));
+  auto left = configs(*server, with(topic, {"--describe"}));
+  BOOST_TEST(!has(left.out, "segment.bytes"), show(left));
+}
+
+BOOST_AUTO_TEST_CASE(kafka_pythons_admin_client_describes_and_alters_configs) {
+  cafka::test::scratch_dir dir;
+  cafka::test::server_process server{dir.path + "/logs"};
+  auto created = run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
+                      "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic", "py-cfg",
+                      "--partitions", "2", "--config", "segment.bytes=1048576"});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
+  auto r = run({"/usr/bin/python3", CAFKA_SOURCE_DIR "/tests/integration/kafka_python_configs.py", "--bootstrap",
+                server.bootstrap(), "--topic", "py-cfg", "--broker", "0"},
+               "", 180s);
+  BOOST_REQUIRE_MESSAGE(r.code == 0, show(r));
+  // Sources: 1 the topic's override, 4 the properties file, 5 the default.
+  BOOST_TEST(has(r.out, "before segment.bytes=1048576 source=1\n"), r.out);
+  BOOST_TEST(has(r.out, "before cleanup.policy=delete source=5\n"), r.out);
+  BOOST_TEST(has(r.out, "broker leader.replication.throttled.rate=9223372036854775807 source=5\n"), r.out);
+  BOOST_TEST(has(r.out, "broker num.partitions="), r.out);
+  BOOST_TEST(has(r.out, "alter error=0\n"), r.out);
+  // AlterConfigs replaced the whole set: segment.bytes is back to the broker's (server.properties).
+  BOOST_TEST(has(r.out, "after retention.ms=7200000 source=1\n"), r.out);
+  BOOST_TEST(has(r.out, "after segment.bytes=1073741824 source=4\n"), r.out);
+  BOOST_TEST(has(r.out, "bad error=40 message=retention.ms"), r.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
