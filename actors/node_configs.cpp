@@ -110,6 +110,10 @@ std::string znode_of(const config_write& w) {
   return cluster::broker_config_path(w.name.empty() ? cluster::default_broker_entity : w.name);
 }
 
+std::string rate_text(int64_t rate) {
+  return rate == cluster::unthrottled ? std::string{"no limit"} : std::to_string(rate) + " B/s";
+}
+
 void fail(wire::alter_configs_result& r, const std::string& why) {
   r.error_code = protocol::wire_code(kafka_error::unknown_server_error);
   r.error_message = "storing the configs failed: " + why;
@@ -266,9 +270,19 @@ void apply_configs_of_view(self_ptr self) {
   }
   ns.dynamic = config::dynamic_broker_configs{view.broker_config(std::to_string(my_id(self))),
                                               view.broker_config(cluster::default_broker_entity)};
-  if (st.ctx.throttle)
-    st.ctx.throttle->replace(cluster::plan_throttles(view, my_id(self), config::leader_throttled_rate(ns.dynamic),
-                                                     config::follower_throttled_rate(ns.dynamic)));
+  if (!st.ctx.throttle)
+    return;
+  auto plan = cluster::plan_throttles(view, my_id(self), config::leader_throttled_rate(ns.dynamic),
+                                      config::follower_throttled_rate(ns.dynamic));
+  auto before = st.ctx.throttle->plan();
+  if (plan == before)
+    return;
+  if (plan.leader_rate != before.leader_rate || plan.follower_rate != before.follower_rate
+      || plan.leader_throttled != before.leader_throttled || plan.follower_throttled != before.follower_throttled)
+    log_line("broker %d: replication throttle: %zu partition(s) as leader at %s, %zu as follower at %s", my_id(self),
+             plan.leader_throttled.size(), rate_text(plan.leader_rate).c_str(), plan.follower_throttled.size(),
+             rate_text(plan.follower_rate).c_str());
+  st.ctx.throttle->replace(std::move(plan));
 }
 
 } // namespace cafka

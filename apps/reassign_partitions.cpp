@@ -304,7 +304,8 @@ int verify(const tools::args& a, const std::string& broker, int timeout) {
     else
       std::printf("There is no active reassignment of partition %s, but replica set is %s rather than %s.\n",
                   name.c_str(), ids(current).c_str(), ids(t.replicas).c_str());
-    all_done = all_done && moving.count({t.topic, t.partition}) == 0;
+    // Kafka's rule: the throttle stays until every partition has its target replicas.
+    all_done = all_done && moving.count({t.topic, t.partition}) == 0 && current == t.replicas;
   }
   if (all_done && !a.has("preserve-throttles"))
     tools::clear_throttles(broker, addresses, topics_of(targets), timeout);

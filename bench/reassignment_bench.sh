@@ -4,9 +4,10 @@
 # RECORDS records of 1,000 bytes (acks=1) into a one-partition topic on broker 1;
 # cafka-reassign-partitions then moves the partition to broker 2, and --verify is polled
 # every 100 ms until it is complete. Prints the size moved, the time and the rate: the copy
-# is as fast as the new replica fetches (there is no replication throttle yet).
+# is as fast as the new replica fetches, or (THROTTLE=bytes/s) as --throttle allows.
 #
 #   bench/reassignment_bench.sh [RECORDS]      (default 300,000: about 300 MB)
+#   THROTTLE=20000000 bench/reassignment_bench.sh 100000
 #
 # Stops every process it started. Figures, never assertions.
 set -euo pipefail
@@ -30,13 +31,17 @@ bytes=$(du -sb "$CAFKA_CLUSTER_DIR/broker-1/logs/moving-0" | cut -f1)
 plan=$CAFKA_CLUSTER_DIR/plan.json
 echo '{"version":1,"partitions":[{"topic":"moving","partition":0,"replicas":[2]}]}' > "$plan"
 start=$(date +%s.%N)
-build/bin/cafka-reassign-partitions --bootstrap-server "$kafka" --execute --reassignment-json-file "$plan" >/dev/null
+throttle=()
+[[ -n "${THROTTLE:-}" ]] && throttle=(--throttle "$THROTTLE")
+build/bin/cafka-reassign-partitions --bootstrap-server "$kafka" --execute --reassignment-json-file "$plan" \
+  "${throttle[@]}" >/dev/null
 for _ in $(seq 1 6000); do
   if build/bin/cafka-reassign-partitions --bootstrap-server "$kafka" --verify --reassignment-json-file "$plan" |
     grep -q 'is complete'; then
     end=$(date +%s.%N)
     awk -v b="$bytes" -v s="$start" -v e="$end" \
       'BEGIN { t = e - s; printf "reassignment: %.1f MB moved from broker 1 to broker 2 in %.2f s: %.1f MB/s\n", b / 1e6, t, b / 1e6 / t }'
+    [[ -z "${THROTTLE:-}" ]] || echo "reassignment: with --throttle ${THROTTLE} B/s"
     exit 0
   fi
   sleep 0.1
