@@ -142,18 +142,25 @@ void watch_and_get(coordinator& c, const shared_ptr& s, const load_ptr& l, const
   });
 }
 
-// /config/brokers/<entity>: a broker's dynamic configs, or (<default>) every broker's.
-void load_broker_config(coordinator& c, const shared_ptr& s, const load_ptr& l, const std::string& entity) {
-  auto path = broker_config_path(entity);
-  watch_and_get(c, s, l, path, [l, entity, path](const node_data& d) {
+// A config node (a topic's or a broker's overrides), decoded and given to `keep` under the
+// load's lock.
+void load_config(coordinator& c, const shared_ptr& s, const load_ptr& l, const std::string& path,
+                 std::function<void(topic_config&&)> keep) {
+  watch_and_get(c, s, l, path, [l, path, keep](const node_data& d) {
     auto config = decode_topic_config(d.data);
     if (!config) {
       note_malformed(l, path);
       return;
     }
     std::lock_guard<std::mutex> guard{l->mutex};
-    l->broker_configs[entity] = std::move(*config);
+    keep(std::move(*config));
   });
+}
+
+// /config/brokers/<entity>: a broker's dynamic configs, or (<default>) every broker's.
+void load_broker_config(coordinator& c, const shared_ptr& s, const load_ptr& l, const std::string& entity) {
+  load_config(c, s, l, broker_config_path(entity),
+              [l, entity](topic_config&& config) { l->broker_configs[entity] = std::move(config); });
 }
 
 void load_brokers(coordinator& c, const shared_ptr& s, const load_ptr& l) {
@@ -220,16 +227,8 @@ void load_topic_details(coordinator& c, const shared_ptr& s, const load_ptr& l,
       l->topics[name].partitions[static_cast<size_t>(p)] = {*st, d.stat.version};
     });
   }
-  auto path = topic_config_path(name);
-  watch_and_get(c, s, l, path, [l, name, path](const node_data& d) {
-    auto config = decode_topic_config(d.data);
-    if (!config) {
-      note_malformed(l, path);
-      return;
-    }
-    std::lock_guard<std::mutex> guard{l->mutex};
-    l->topics[name].config = std::move(*config);
-  });
+  load_config(c, s, l, topic_config_path(name),
+              [l, name](topic_config&& config) { l->topics[name].config = std::move(config); });
 }
 
 void load_topics(coordinator& c, const shared_ptr& s, const load_ptr& l) {

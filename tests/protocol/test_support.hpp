@@ -52,6 +52,9 @@ inline std::string to_hex(bytes_view bytes) {
 
 inline bytes_view view(const std::vector<char>& v) { return {v.data(), v.size()}; }
 
+/// A spaced hex text as to_hex() writes it ("00 01 ff" -> "0001ff"), to compare encodings with.
+inline std::string hex(const char* spaced) { return to_hex(view(from_hex(spaced))); }
+
 inline std::error_code err(errc e) { return make_error_code(e); }
 
 /// `n` pseudo-random bytes, the same for the same seed.

@@ -9,13 +9,12 @@
 
 using namespace cafka::wire;
 using cafka::protocol::test::from_hex;
+using cafka::protocol::test::hex;
 using cafka::protocol::test::to_hex;
 using cafka::protocol::test::view;
 using cafka::wire::test::encoded;
 
 namespace {
-
-std::string hex(const char* spaced) { return to_hex(view(from_hex(spaced))); }
 
 // "client-id", "app", "producer_byte_rate", 1048576.0
 constexpr const char* client_id_v0 = "0009 636c69656e742d6964";

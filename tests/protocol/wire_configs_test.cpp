@@ -9,12 +9,11 @@
 
 using namespace cafka::wire;
 using cafka::protocol::test::from_hex;
+using cafka::protocol::test::hex;
 using cafka::protocol::test::to_hex;
 using cafka::protocol::test::view;
 
 namespace {
-
-std::string hex(const char* spaced) { return to_hex(view(from_hex(spaced))); }
 
 template <class F>
 std::string encoded(F encode) {

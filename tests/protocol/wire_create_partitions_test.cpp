@@ -8,12 +8,11 @@
 
 using namespace cafka::wire;
 using cafka::protocol::test::from_hex;
+using cafka::protocol::test::hex;
 using cafka::protocol::test::to_hex;
 using cafka::protocol::test::view;
 
 namespace {
-
-std::string hex(const char* spaced) { return to_hex(view(from_hex(spaced))); }
 
 std::string encoded_response(const create_partitions_response& resp, int16_t version) {
   std::vector<char> out;

@@ -12,6 +12,7 @@ using namespace cafka::wire;
 using cafka::protocol::errc;
 using cafka::protocol::test::err;
 using cafka::protocol::test::from_hex;
+using cafka::protocol::test::hex;
 using cafka::protocol::test::str;
 using cafka::protocol::test::to_hex;
 using cafka::protocol::test::view;
@@ -76,8 +77,6 @@ create_topics_response sample_response() {
 std::string encoded_hex(const create_topics_response& resp, int16_t version) {
   return to_hex(view(encoded(resp, version, encode_create_topics_response)));
 }
-
-std::string hex(const char* spaced) { return to_hex(view(from_hex(spaced))); }
 
 } // namespace
 

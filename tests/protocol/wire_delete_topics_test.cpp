@@ -12,6 +12,7 @@ using namespace cafka::wire;
 using cafka::protocol::errc;
 using cafka::protocol::test::err;
 using cafka::protocol::test::from_hex;
+using cafka::protocol::test::hex;
 using cafka::protocol::test::to_hex;
 using cafka::protocol::test::view;
 using cafka::wire::test::encoded;
@@ -25,8 +26,6 @@ using names = std::vector<std::string>;
 std::string encoded_hex(const delete_topics_response& resp, int16_t version) {
   return to_hex(view(encoded(resp, version, encode_delete_topics_response)));
 }
-
-std::string hex(const char* spaced) { return to_hex(view(from_hex(spaced))); }
 
 } // namespace
 
