@@ -19,6 +19,7 @@
 #include "actors/errors.hpp"
 #include "actors/kafka_serve.hpp"
 #include "actors/routing_table.hpp"
+#include "protocol/batch_header.hpp"
 
 namespace cafka {
 
@@ -84,8 +85,10 @@ void store(wire::fetch_partition_response& out, const caf::error& err) {
   out.records.clear();
 }
 
-// Keeps the response within the request's max_bytes: partitions in request order, the
-// first non-empty one whole even when larger (KIP-74), later ones only while they fit.
+// Keeps the response within the request's max_bytes, as Kafka (KIP-74): partitions in
+// request order, each whole while it fits; the first non-empty one cut to the whole batches
+// that fit, but at least its first batch (which alone may be larger); later ones dropped
+// once they do not fit.
 void apply_max_bytes(fetch_poll& poll) {
   int64_t budget = std::max(poll.max_bytes, 0);
   bool first = true;
@@ -94,6 +97,11 @@ void apply_max_bytes(fetch_poll& poll) {
       if (p.records.empty())
         continue;
       auto size = static_cast<int64_t>(p.records.size());
+      if (first && size > budget) {
+        p.records.resize(protocol::whole_batches_within({p.records.data(), p.records.size()},
+                                                        static_cast<size_t>(budget)));
+        size = static_cast<int64_t>(p.records.size());
+      }
       if (first || size <= budget) {
         budget -= size;
         first = false;

@@ -80,6 +80,20 @@ void set_log_append_time(char* batch, size_t size, int64_t append_time_ms) noexc
   set_max_timestamp(batch, size, append_time_ms);
 }
 
+size_t whole_batches_within(bytes_view bytes, size_t limit) noexcept {
+  size_t taken = 0;
+  while (bytes.size() - taken >= batch_layout::log_overhead) {
+    auto length = static_cast<int32_t>(load_be<uint32_t>(bytes.data() + taken + 8));
+    if (length < 0)
+      break;
+    auto size = batch_layout::log_overhead + static_cast<size_t>(length);
+    if (size > bytes.size() - taken || (taken > 0 && taken + size > limit))
+      break;
+    taken += size;
+  }
+  return taken;
+}
+
 void set_no_timestamp(char* batch, size_t size) noexcept { set_max_timestamp(batch, size, no_timestamp); }
 
 } // namespace cafka::protocol

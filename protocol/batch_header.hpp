@@ -105,6 +105,12 @@ void update_crc(char* batch, size_t size) noexcept;
 /// Readers then report `append_time_ms` as the timestamp of every record.
 void set_log_append_time(char* batch, size_t size, int64_t append_time_ms) noexcept;
 
+/// The size of the whole batches (or legacy message sets: the same offset + length framing)
+/// at the start of `bytes` that fit in `limit`, but at least the first one: what a fetch may
+/// return when a response limit cuts into a partition's data (Kafka lets only the first batch
+/// go over, KIP-74). Reads the 12-byte framing only; stops at a torn or partial entry.
+size_t whole_batches_within(bytes_view bytes, size_t limit) noexcept;
+
 /// Kafka's RecordBatch.NO_TIMESTAMP.
 constexpr int64_t no_timestamp = -1;
 

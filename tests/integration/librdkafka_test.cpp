@@ -162,16 +162,21 @@ std::map<int32_t, std::vector<int>> check_reports(const delivery_reports& report
 }
 
 // Reads every assigned partition from the beginning to its end and checks each record
-// against `expected` (per partition, record numbers in offset order).
+// against `expected` (per partition, record numbers in offset order); `extra`: more
+// consumer settings.
 void consume_and_check(const std::string& bootstrap, const std::string& topic,
-                       const std::map<int32_t, std::vector<int>>& expected) {
+                       const std::map<int32_t, std::vector<int>>& expected,
+                       const std::map<std::string, std::string>& extra = {}) {
   // assign() needs a group.id in librdkafka, but nothing joins a group: no subscribe(),
   // no commits, explicit start offsets.
-  auto conf = make_conf({{"bootstrap.servers", bootstrap},
-                         {"group.id", "cafka-it-librdkafka-assign"},
-                         {"enable.auto.commit", "false"},
-                         {"enable.auto.offset.store", "false"},
-                         {"enable.partition.eof", "true"}});
+  std::map<std::string, std::string> settings{{"bootstrap.servers", bootstrap},
+                                              {"group.id", "cafka-it-librdkafka-assign"},
+                                              {"enable.auto.commit", "false"},
+                                              {"enable.auto.offset.store", "false"},
+                                              {"enable.partition.eof", "true"}};
+  for (auto& [k, v] : extra)
+    settings[k] = v;
+  auto conf = make_conf(settings);
   std::string err;
   std::unique_ptr<RdKafka::KafkaConsumer> consumer{RdKafka::KafkaConsumer::create(conf.get(), err)};
   BOOST_REQUIRE_MESSAGE(consumer, "KafkaConsumer::create: " << err);
@@ -244,6 +249,14 @@ BOOST_AUTO_TEST_CASE(hundred_thousand_keyed_lz4_records_round_trip) {
   // 1000 keys over 4 partitions: each gets some.
   BOOST_TEST(by_partition.size() == static_cast<size_t>(partition_count));
   consume_and_check(broker.bootstrap(), topic, by_partition);
+  // A response limit below the partition limit (each partition holds over 2 MB): the broker
+  // cuts the first partition's data to whole batches within fetch.max.bytes (only a first
+  // batch may be larger), so the response fits the client's receive.message.max.bytes;
+  // answering the partition whole made librdkafka refuse the response and retry forever.
+  consume_and_check(broker.bootstrap(), topic, by_partition,
+                    {{"fetch.max.bytes", "2000000"},
+                     {"max.partition.fetch.bytes", "20000000"},
+                     {"receive.message.max.bytes", "2000512"}});
 }
 
 BOOST_AUTO_TEST_SUITE_END()

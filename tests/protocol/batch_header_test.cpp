@@ -112,4 +112,18 @@ BOOST_AUTO_TEST_CASE(set_log_append_time_sets_the_attribute_and_max_timestamp) {
   BOOST_TEST(h->base_timestamp == 1000); // untouched: records keep their deltas
 }
 
+BOOST_AUTO_TEST_CASE(whole_batches_within_a_limit_keep_at_least_the_first) {
+  std::vector<char> three;
+  for (int i = 0; i < 3; ++i)
+    three.insert(three.end(), batch.begin(), batch.end());
+  auto one = batch.size();
+  BOOST_TEST(whole_batches_within(view(three), 3 * one) == 3 * one);
+  BOOST_TEST(whole_batches_within(view(three), 2 * one + 5) == 2 * one);
+  BOOST_TEST(whole_batches_within(view(three), 10) == one); // the first even when larger
+  BOOST_TEST(whole_batches_within(view(three), 0) == one);
+  three.resize(2 * one + 20); // a torn third batch is never counted
+  BOOST_TEST(whole_batches_within(view(three), 10 * one) == 2 * one);
+  BOOST_TEST(whole_batches_within(bytes_view{three.data(), 11}, 100) == 0u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
