@@ -75,6 +75,40 @@ void serve(const kafka_services& s, wire::metadata_request&& req, const kafka_re
           [send](caf::error&) { send(wire::metadata_response{}); });
 }
 
+void serve(const kafka_services& s, wire::describe_cluster_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto send = [reply, version](const wire::describe_cluster_response& resp) {
+    reply.send([&](wire::byte_writer& w) { wire::encode_describe_cluster_response(resp, version, w); });
+  };
+  wire::describe_cluster_response resp;
+  resp.cluster_id = cluster_id;
+  resp.endpoint_type = req.endpoint_type;
+  if (req.endpoint_type != 1) { // controllers (KRaft): cafka's brokers are their own
+    resp.error_code = wire::unsupported_endpoint_type;
+    resp.error_message = "cafka has only broker endpoints (endpoint type 1)";
+    send(resp);
+    return;
+  }
+  if (!have_node(s)) {
+    resp.error_code = protocol::wire_code(kafka_error::not_controller);
+    send(resp);
+    return;
+  }
+  s.self->request(*s.node, node_timeout, metadata_atom_v, metadata_request{})
+    .then(
+      [send, resp](cluster_metadata& md) mutable {
+        resp.controller_id = md.controller_id;
+        for (auto& b : md.brokers)
+          resp.brokers.push_back({b.id, b.host, b.kafka_port, std::nullopt});
+        send(resp);
+      },
+      [send, resp](caf::error& err) mutable {
+        resp.error_code = protocol::wire_code(to_kafka_error(err));
+        resp.error_message = describe(err);
+        send(resp);
+      });
+}
+
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply) {
   auto version = reply.version();
   wire::create_topics_response skeleton;

@@ -42,6 +42,7 @@ constexpr api_info apis[] = {
   {api_key::list_partition_reassignments, "ListPartitionReassignments", 0, 0, 0},
   {api_key::describe_client_quotas, "DescribeClientQuotas", 0, 1, 1},
   {api_key::alter_client_quotas, "AlterClientQuotas", 0, 1, 1},
+  {api_key::describe_cluster, "DescribeCluster", 0, 1, 0},
 };
 
 const api_info* find_info(int16_t key) {

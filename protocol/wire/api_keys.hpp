@@ -44,6 +44,7 @@ enum class api_key : int16_t {
   list_partition_reassignments = 46,
   describe_client_quotas = 48,
   alter_client_quotas = 49,
+  describe_cluster = 60,
 };
 
 struct version_range {

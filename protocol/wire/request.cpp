@@ -45,6 +45,7 @@ bool is_decodable(int16_t key) {
     case api_key::describe_configs:
     case api_key::alter_configs:
     case api_key::incremental_alter_configs:
+    case api_key::describe_cluster:
       return true;
     default:
       return false;
@@ -81,6 +82,7 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::describe_configs: return wrap(decode_describe_configs_request(body, v));
     case api_key::alter_configs: return wrap(decode_alter_configs_request(body, v));
     case api_key::incremental_alter_configs: return wrap(decode_incremental_alter_configs_request(body, v));
+    case api_key::describe_cluster: return wrap(decode_describe_cluster_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

@@ -10,6 +10,7 @@
 #include "protocol/wire/create_partitions.hpp"
 #include "protocol/wire/create_topics.hpp"
 #include "protocol/wire/delete_topics.hpp"
+#include "protocol/wire/describe_cluster.hpp"
 #include "protocol/wire/describe_groups.hpp"
 #include "protocol/wire/elect_leaders.hpp"
 #include "protocol/wire/fetch.hpp"
@@ -40,7 +41,8 @@ using decoded_request =
                describe_groups_request, offset_for_leader_epoch_request,
                describe_client_quotas_request, alter_client_quotas_request, elect_leaders_request,
                create_partitions_request, alter_partition_reassignments_request,
-               list_partition_reassignments_request, describe_configs_request, alter_configs_request>;
+               list_partition_reassignments_request, describe_configs_request, alter_configs_request,
+               describe_cluster_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

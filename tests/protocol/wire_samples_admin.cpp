@@ -7,6 +7,7 @@
 #include "protocol/wire/api_keys.hpp"
 #include "protocol/wire/client_quotas.hpp"
 #include "protocol/wire/configs.hpp"
+#include "protocol/wire/describe_cluster.hpp"
 #include "protocol/wire/elect_leaders.hpp"
 #include "protocol/wire/partition_reassignments.hpp"
 #include "protocol/wire/primitives.hpp"
@@ -234,6 +235,8 @@ std::vector<wire_sample> admin_request_samples() {
     out.push_back({key(api_key::alter_configs), v, alter_configs_body(false, v)});
     out.push_back({key(api_key::incremental_alter_configs), v, alter_configs_body(true, v)});
   }
+  out.push_back({key(api_key::describe_cluster), 0, {0, 0}});       // not asking for operations
+  out.push_back({key(api_key::describe_cluster), 1, {0, 1, 0}});    // v1: brokers endpoints
   out.push_back({key(api_key::alter_partition_reassignments), 0, alter_partition_reassignments_body()});
   out.push_back({key(api_key::list_partition_reassignments), 0, list_partition_reassignments_body()});
   return out;
