@@ -155,14 +155,19 @@ void store_alone(self_ptr self, std::vector<config_write> writes,
   auto before_topics = ns.topics;
   auto before_dynamic = ns.dynamic;
   std::vector<std::string> topics;
+  bool broker_changed = false;
   for (auto& w : writes) {
     if (w.type == topic_type) {
       ns.topics[w.name].configs = w.entries;
       topics.push_back(w.name);
     } else {
       (w.name.empty() ? ns.dynamic.cluster_default : ns.dynamic.broker) = w.entries;
+      broker_changed = true;
     }
   }
+  if (broker_changed) // the log defaults may have changed: every topic
+    for (auto& [name, _] : ns.topics)
+      topics.push_back(name);
   auto failed = [=](const std::string& why) mutable {
     auto& ns = *self->state.ctx.storage;
     ns.topics = before_topics;
@@ -201,7 +206,8 @@ wire::describe_configs_response describe_configs(self_ptr self, const wire::desc
     out.resource_name = res.resource_name;
     if (res.resource_type == topic_type) {
       if (auto* overrides = topic_overrides(self, res.resource_name))
-        out.configs = config::describe_topic(*overrides, ns.config, res.configuration_keys, req.include_synonyms);
+        out.configs = config::describe_topic(*overrides, ns.config, ns.dynamic, res.configuration_keys,
+                                             req.include_synonyms);
       else {
         out.error_code = protocol::wire_code(kafka_error::unknown_topic_or_partition);
         out.error_message = unknown_topic(res.resource_name);
@@ -268,8 +274,14 @@ void apply_configs_of_view(self_ptr self) {
     log_line("broker %d: topic %s configs changed", my_id(self), name.c_str());
     apply_topic_config(self, name);
   }
-  ns.dynamic = config::dynamic_broker_configs{view.broker_config(std::to_string(my_id(self))),
-                                              view.broker_config(cluster::default_broker_entity)};
+  config::dynamic_broker_configs dynamic{view.broker_config(std::to_string(my_id(self))),
+                                         view.broker_config(cluster::default_broker_entity)};
+  if (!(dynamic == ns.dynamic)) {
+    ns.dynamic = std::move(dynamic);
+    log_line("broker %d: dynamic broker configs changed", my_id(self));
+    for (auto& [name, _] : ns.topics) // the log defaults may have changed
+      apply_topic_config(self, name);
+  }
   if (!st.ctx.throttle)
     return;
   auto plan = cluster::plan_throttles(view, my_id(self), config::leader_throttled_rate(ns.dynamic),

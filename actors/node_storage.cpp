@@ -16,6 +16,8 @@ std::string node_storage::broker_configs_path() const { return dirs.front()->roo
 
 storage::log_config node_storage::log_config_for(const std::string& topic) const {
   auto base = config::to_log_config(config);
+  if (auto with_dynamic = config::apply_topic_configs(base, config::dynamic_topic_defaults(dynamic)))
+    base = *with_dynamic; // validated when they were set
   auto it = topics.find(topic);
   if (it == topics.end())
     return base;

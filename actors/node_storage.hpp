@@ -44,7 +44,8 @@ struct node_storage {
   std::string registry_path() const;
   /// <first log dir>/cafka-broker-configs (single node)
   std::string broker_configs_path() const;
-  /// The broker defaults with a topic's overrides (already validated at creation).
+  /// The broker defaults (the dynamic ones over server.properties) with a topic's overrides
+  /// (already validated at creation).
   storage::log_config log_config_for(const std::string& topic) const;
   /// The log dir a partition's log belongs in: the one it was found in at start, else the
   /// online one holding the fewest partitions.

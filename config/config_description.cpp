@@ -29,10 +29,21 @@ wire::described_config entry(std::string name, std::vector<wire::config_synonym>
   return c;
 }
 
+// The run-time synonyms of broker key `name`: this broker's (unless only the cluster's are
+// asked for), then the cluster's.
+void add_dynamic(std::vector<wire::config_synonym>& synonyms, const std::string& name,
+                 const dynamic_broker_configs& dynamic, bool cluster_only) {
+  if (auto it = dynamic.broker.find(name); it != dynamic.broker.end() && !cluster_only)
+    synonyms.push_back({name, it->second, code(config_source::dynamic_broker_config)});
+  if (auto it = dynamic.cluster_default.find(name); it != dynamic.cluster_default.end())
+    synonyms.push_back({name, it->second, code(config_source::dynamic_default_broker_config)});
+}
+
 } // namespace
 
 std::vector<wire::described_config> describe_topic(const topic_configs& overrides, const server_config& cfg,
-                                                   const key_filter& keys, bool include_synonyms) {
+                                                   const dynamic_broker_configs& dynamic, const key_filter& keys,
+                                                   bool include_synonyms) {
   std::vector<wire::described_config> out;
   for (auto& key : topic_keys()) {
     if (!wanted(keys, key.name))
@@ -41,6 +52,8 @@ std::vector<wire::described_config> describe_topic(const topic_configs& override
     if (auto it = overrides.find(key.name); it != overrides.end())
       synonyms.push_back({key.name, it->second, code(config_source::topic_config)});
     bool set_by_broker = false;
+    for (auto& s : key.synonyms)
+      add_dynamic(synonyms, s, dynamic, false);
     for (auto& s : key.synonyms)
       if (auto it = cfg.given.find(s); it != cfg.given.end()) {
         synonyms.push_back({s, it->second, code(config_source::static_broker_config)});
@@ -65,29 +78,32 @@ std::vector<wire::described_config> describe_broker(const std::string& name, con
     if (!wanted(keys, key.name))
       continue;
     std::vector<wire::config_synonym> synonyms;
-    if (auto it = dynamic.broker.find(key.name); it != dynamic.broker.end() && !defaults_only)
-      synonyms.push_back({key.name, it->second, code(config_source::dynamic_broker_config)});
-    if (auto it = dynamic.cluster_default.find(key.name); it != dynamic.cluster_default.end())
-      synonyms.push_back({key.name, it->second, code(config_source::dynamic_default_broker_config)});
+    add_dynamic(synonyms, key.name, dynamic, defaults_only);
     if (defaults_only && synonyms.empty())
       continue;
     if (!defaults_only)
       synonyms.push_back({key.name, key.default_value, code(config_source::default_config)});
     out.push_back(entry(key.name, std::move(synonyms), false, include_synonyms));
   }
-  if (defaults_only)
-    return out;
   for (auto& key : known_keys()) {
     if (!wanted(keys, key.name))
       continue;
+    bool dynamic_key = topic_key_of_dynamic(key.name).has_value();
     std::vector<wire::config_synonym> synonyms;
+    if (dynamic_key)
+      add_dynamic(synonyms, key.name, dynamic, defaults_only);
+    if (defaults_only) {
+      if (!synonyms.empty())
+        out.push_back(entry(key.name, std::move(synonyms), false, include_synonyms));
+      continue;
+    }
     if (auto it = cfg.given.find(key.name); it != cfg.given.end())
       synonyms.push_back({key.name, it->second, code(config_source::static_broker_config)});
     std::optional<std::string> fallback;
     if (!key.default_value.empty())
       fallback = key.default_value;
     synonyms.push_back({key.name, fallback, code(config_source::default_config)});
-    out.push_back(entry(key.name, std::move(synonyms), true, include_synonyms));
+    out.push_back(entry(key.name, std::move(synonyms), !dynamic_key, include_synonyms));
   }
   return out;
 }

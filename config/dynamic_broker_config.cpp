@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "config/server_config.hpp"
+#include "config/topic_config.hpp"
 #include "config/value_parsers.hpp"
 
 namespace cafka::config {
@@ -13,15 +14,28 @@ namespace {
 constexpr int64_t long_max = std::numeric_limits<int64_t>::max();
 
 // Broker keys Kafka updates at run time (its DynamicBrokerConfig's reconfigurables) that
-// cafka has as static keys.
+// cafka has as static keys but does not change at run time.
 bool kafka_changes_at_run_time(std::string_view key) {
   static const std::vector<std::string_view> keys{
-    "log.segment.bytes", "log.roll.ms", "log.roll.hours", "log.retention.ms", "log.retention.minutes",
-    "log.retention.hours", "log.retention.bytes", "log.flush.interval.messages", "log.flush.interval.ms",
-    "log.index.interval.bytes", "log.index.size.max.bytes", "message.max.bytes", "min.insync.replicas",
-    "unclean.leader.election.enable", "max.connections", "max.connections.per.ip",
+    "min.insync.replicas", "unclean.leader.election.enable", "max.connections", "max.connections.per.ip",
     "max.connections.per.ip.overrides", "log.cleaner.enable"};
   return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// The dynamic log keys and the topic keys they are the broker default of.
+const std::map<std::string, std::string, std::less<>>& dynamic_log_keys() {
+  static const std::map<std::string, std::string, std::less<>> keys{
+    {"log.segment.bytes", "segment.bytes"},
+    {"log.roll.ms", "segment.ms"},
+    {"log.retention.ms", "retention.ms"},
+    {"log.retention.bytes", "retention.bytes"},
+    {"log.flush.interval.messages", "flush.messages"},
+    {"log.flush.interval.ms", "flush.ms"},
+    {"log.index.interval.bytes", "index.interval.bytes"},
+    {"log.index.size.max.bytes", "segment.index.bytes"},
+    {"message.max.bytes", "max.message.bytes"},
+  };
+  return keys;
 }
 
 int64_t rate_of(const dynamic_broker_configs& c, std::string_view name) {
@@ -55,6 +69,16 @@ std::optional<dynamic_refusal> refuse_dynamic(const std::string& key, const std:
     if (parsed.status != parsed_integer::ok || parsed.value < 0)
       return dynamic_refusal{40, key + ": invalid value '" + value + "': expected an integer >= 0 (bytes/s)"};
     return std::nullopt;
+  }
+  if (auto topic_key = topic_key_of_dynamic(key)) {
+    // Validated as the topic key it stands in for; the message names the broker key.
+    auto checked = apply_topic_configs(storage::log_config{}, {{*topic_key, value}});
+    if (checked)
+      return std::nullopt;
+    auto message = checked.error().message;
+    if (message.rfind(*topic_key, 0) == 0)
+      message = key + message.substr(topic_key->size());
+    return dynamic_refusal{40, message};
   }
   if (kafka_changes_at_run_time(key))
     return dynamic_refusal{40, key + ": cafka does not change this key at run time; set it in server.properties"};
@@ -113,6 +137,22 @@ std::optional<dynamic_broker_configs> parse_broker_configs_file(std::string_view
   if (!versioned)
     return std::nullopt;
   return c;
+}
+
+std::optional<std::string> topic_key_of_dynamic(std::string_view broker_key) {
+  auto it = dynamic_log_keys().find(broker_key);
+  if (it == dynamic_log_keys().end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::map<std::string, std::string> dynamic_topic_defaults(const dynamic_broker_configs& c) {
+  std::map<std::string, std::string> out;
+  for (auto* entries : {&c.cluster_default, &c.broker}) // this broker's win
+    for (auto& [key, value] : *entries)
+      if (auto topic_key = topic_key_of_dynamic(key))
+        out[*topic_key] = value;
+  return out;
 }
 
 int64_t leader_throttled_rate(const dynamic_broker_configs& c) {

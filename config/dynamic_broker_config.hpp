@@ -3,12 +3,18 @@
 // resource), as Kafka keeps them: per broker (/config/brokers/<id>) and for every broker
 // (/config/brokers/<default>, the resource name ""), the per-broker value winning.
 //
-// The keys cafka applies without a restart are the replication quotas (Kafka's
-// ReplicationQuotaManager, docs/operations.md): leader.replication.throttled.rate and
-// follower.replication.throttled.rate, bytes/s, default unlimited (Long.MAX). Every other
-// broker key is refused: one Kafka also refuses (it is not dynamic) with INVALID_REQUEST, one
-// Kafka would change with INVALID_CONFIG saying cafka does not, so nothing is stored that
-// does not take effect.
+// The keys cafka applies without a restart:
+//   - the replication quotas (Kafka's ReplicationQuotaManager, docs/operations.md):
+//     leader.replication.throttled.rate and follower.replication.throttled.rate, bytes/s,
+//     default unlimited (Long.MAX); they exist only as dynamic configs;
+//   - the broker defaults of the topic configs cafka implements (Kafka's DynamicLogConfig):
+//     log.segment.bytes, log.roll.ms, log.retention.ms, log.retention.bytes,
+//     log.flush.interval.messages, log.flush.interval.ms, log.index.interval.bytes,
+//     log.index.size.max.bytes and message.max.bytes; every topic without its own override
+//     of the matching topic key takes the new value.
+// Every other broker key is refused: one Kafka also refuses (it is not dynamic) with
+// INVALID_REQUEST, one Kafka would change with INVALID_CONFIG saying cafka does not, so
+// nothing is stored that does not take effect.
 
 #include <cstdint>
 #include <map>
@@ -46,6 +52,14 @@ std::optional<dynamic_refusal> refuse_dynamic(const std::string& key, const std:
 
 /// The value in force: this broker's, else the cluster default, else the built-in default.
 std::string effective_value(const dynamic_broker_configs& c, const dynamic_key& key);
+
+/// The topic key a dynamic broker log key stands in for ("log.retention.ms" ->
+/// "retention.ms"); nullopt for a key that is not one.
+std::optional<std::string> topic_key_of_dynamic(std::string_view broker_key);
+
+/// The dynamic log defaults in force as topic configs (this broker's over the cluster's),
+/// to apply before a topic's own overrides.
+std::map<std::string, std::string> dynamic_topic_defaults(const dynamic_broker_configs& c);
 
 /// A single node's <first log dir>/cafka-broker-configs: "version=1", then one line per
 /// entry, "broker.<key>=<value>" or "default.<key>=<value>". Errors: a line of neither form.

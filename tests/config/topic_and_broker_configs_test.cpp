@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(every_kafka_topic_key_is_accepted_at_its_default_and_implem
 
 BOOST_AUTO_TEST_CASE(a_topic_lists_every_key_with_its_source_and_synonyms) {
   auto cfg = loaded({"log.retention.hours=1"});
-  auto configs = describe_topic({{"segment.bytes", "1048576"}}, cfg, std::nullopt, true);
+  auto configs = describe_topic({{"segment.bytes", "1048576"}}, cfg, {}, std::nullopt, true);
   BOOST_TEST(configs.size() == topic_keys().size());
   auto& seg = find(configs, "segment.bytes");
   BOOST_TEST(*seg.value == "1048576");
@@ -80,9 +80,19 @@ BOOST_AUTO_TEST_CASE(a_topic_lists_every_key_with_its_source_and_synonyms) {
   auto& policy = find(configs, "cleanup.policy");
   BOOST_TEST(policy.config_source == static_cast<int8_t>(wire::config_source::default_config));
   // Asked keys only (unknown ones left out); no synonyms unless asked.
-  auto some = describe_topic({}, cfg, std::vector<std::string>{"retention.ms", "nope"}, false);
+  auto some = describe_topic({}, cfg, {}, std::vector<std::string>{"retention.ms", "nope"}, false);
   BOOST_REQUIRE_EQUAL(some.size(), 1u);
   BOOST_TEST(some[0].synonyms.empty());
+  // A dynamic broker default comes before the properties file; this broker's before the cluster's.
+  dynamic_broker_configs dynamic{{{"log.retention.ms", "60000"}}, {{"log.retention.ms", "120000"}}};
+  auto with_dynamic = describe_topic({}, cfg, dynamic, std::vector<std::string>{"retention.ms"}, true);
+  BOOST_REQUIRE_EQUAL(with_dynamic.size(), 1u);
+  BOOST_TEST(*with_dynamic[0].value == "60000");
+  BOOST_TEST(with_dynamic[0].config_source == static_cast<int8_t>(wire::config_source::dynamic_broker_config));
+  BOOST_REQUIRE_EQUAL(with_dynamic[0].synonyms.size(), 4u); // dynamic, default dynamic, static hours, default
+  BOOST_TEST(with_dynamic[0].synonyms[1].source
+             == static_cast<int8_t>(wire::config_source::dynamic_default_broker_config));
+  BOOST_TEST((dynamic_topic_defaults(dynamic) == std::map<std::string, std::string>{{"retention.ms", "60000"}}));
 }
 
 BOOST_AUTO_TEST_CASE(a_broker_lists_static_and_dynamic_keys_and_the_defaults_resource_only_dynamic_ones) {
@@ -90,7 +100,11 @@ BOOST_AUTO_TEST_CASE(a_broker_lists_static_and_dynamic_keys_and_the_defaults_res
   cfg.broker_id = 1;
   dynamic_broker_configs dynamic{{{"leader.replication.throttled.rate", "100"}},
                                  {{"follower.replication.throttled.rate", "200"}}};
+  dynamic.cluster_default["log.retention.ms"] = "5000";
   auto mine = describe_broker("1", cfg, dynamic, std::nullopt, true);
+  auto& retention = find(mine, "log.retention.ms");
+  BOOST_TEST(!retention.read_only);
+  BOOST_TEST(*retention.value == "5000");
   auto& partitions = find(mine, "num.partitions");
   BOOST_TEST(*partitions.value == "3");
   BOOST_TEST(partitions.read_only);
@@ -100,8 +114,9 @@ BOOST_AUTO_TEST_CASE(a_broker_lists_static_and_dynamic_keys_and_the_defaults_res
   BOOST_TEST(leader.config_source == static_cast<int8_t>(wire::config_source::dynamic_broker_config));
   BOOST_TEST(*find(mine, "follower.replication.throttled.rate").value == "200");
   auto defaults = describe_broker("", cfg, dynamic, std::nullopt, false);
-  BOOST_REQUIRE_EQUAL(defaults.size(), 1u);
+  BOOST_REQUIRE_EQUAL(defaults.size(), 2u);
   BOOST_TEST(defaults[0].name == "follower.replication.throttled.rate");
+  BOOST_TEST(defaults[1].name == "log.retention.ms");
   BOOST_TEST(leader_throttled_rate(dynamic) == 100);
   BOOST_TEST(follower_throttled_rate(dynamic) == 200);
   BOOST_TEST(leader_throttled_rate({}) == std::numeric_limits<int64_t>::max());
@@ -131,7 +146,11 @@ BOOST_AUTO_TEST_CASE(dynamic_broker_keys_are_validated_and_others_refused_by_nam
   BOOST_REQUIRE(bad);
   BOOST_TEST(bad->error_code == 40);
   BOOST_TEST(bad->message.find("leader.replication.throttled.rate") != std::string::npos);
-  BOOST_TEST(refuse_dynamic("log.retention.ms", "1")->error_code == 40); // Kafka's dynamic, not cafka's
+  BOOST_TEST(!refuse_dynamic("log.retention.ms", "1")); // a broker default of a topic config
+  auto small = refuse_dynamic("log.segment.bytes", "5");
+  BOOST_REQUIRE(small);
+  BOOST_TEST(small->message.rfind("log.segment.bytes: invalid value '5'", 0) == 0, small->message);
+  BOOST_TEST(refuse_dynamic("min.insync.replicas", "2")->error_code == 40); // Kafka's dynamic, not cafka's
   BOOST_TEST(refuse_dynamic("broker.id", "3")->error_code == 42);        // not dynamic anywhere
   BOOST_TEST(refuse_dynamic("no.such.key", "3")->error_code == 40);
 }

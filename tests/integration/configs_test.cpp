@@ -133,6 +133,30 @@ BOOST_AUTO_TEST_CASE(topic_and_broker_configs_change_at_run_time_and_survive_kil
   BOOST_TEST(deleted.code == 0, show(deleted));
   auto left = configs(*server, with(topic, {"--describe"}));
   BOOST_TEST(!has(left.out, "segment.bytes"), show(left));
+
+  // A broker default changed at run time applies to the topics without their own override.
+  auto before = segment_files(logs + "/cfg-0");
+  auto broker_default = configs(*server, {"--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+                                          "log.segment.bytes=1024"});
+  BOOST_REQUIRE_MESSAGE(broker_default.code == 0, show(broker_default));
+  auto inherited = configs(*server, with(topic, {"--describe", "--all"}));
+  BOOST_TEST(has(inherited.out, "  segment.bytes=1024 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.segment.bytes=1024, "
+                                "STATIC_BROKER_CONFIG:log.segment.bytes=1073741824"),
+             show(inherited));
+  for (int run_no = 0; run_no < 2; ++run_no) {
+    std::string input;
+    for (int i = 0; i < 10; ++i)
+      input += "later-" + std::string(100, 'y') + std::to_string(i) + "\n";
+    auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
+                         "127.0.0.1:" + std::to_string(server->caf_port()), "--topic", "cfg"},
+                        input, 60s);
+    BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
+  }
+  BOOST_TEST(segment_files(logs + "/cfg-0") >= before + 2, "the dynamic log.segment.bytes did not roll the log");
+  auto too_small = configs(*server, {"--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+                                     "log.segment.bytes=5"});
+  BOOST_TEST(too_small.code == 1, show(too_small));
+  BOOST_TEST(has(too_small.err, "log.segment.bytes: invalid value '5'"), show(too_small));
 }
 
 BOOST_AUTO_TEST_CASE(kafka_pythons_admin_client_describes_and_alters_configs) {
