@@ -4,6 +4,7 @@
 // the group's actor, and ListGroups and DescribeGroups ask the actors' `describe` (actors/group_actor.hpp), found or spawned through the node's
 // group_registry. Kafka's validation that needs no group state (the group id, the topics
 // and the metadata size of a commit) happens here.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -376,7 +377,7 @@ void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafk
       });
 }
 
-void serve(const kafka_services& s, wire::list_groups_request&&, const kafka_reply& reply) {
+void serve(const kafka_services& s, wire::list_groups_request&& req, const kafka_reply& reply) {
   auto version = reply.version();
   auto groups = s.groups ? s.groups->list() : std::vector<std::pair<std::string, group_actor>>{};
   // One slot per group, filled by its actor's answer, so that the list keeps the
@@ -395,9 +396,12 @@ void serve(const kafka_services& s, wire::list_groups_request&&, const kafka_rep
     // drops dead groups from its list.
     s.self->request(groups[i].second, group_timeout, describe_atom_v)
       .then(
-        [done, i, id = groups[i].first](cluster::group_description& d) {
-          if (d.state != cluster::group_phase::dead)
-            done->response[i] = wire::listed_group{id, std::move(d.protocol_type)};
+        [done, i, id = groups[i].first, filter = req.states_filter](cluster::group_description& d) {
+          // v4's filter: only the groups in one of the states named (Kafka's names, exactly).
+          std::string state = cluster::to_string(d.state);
+          bool wanted = filter.empty() || std::find(filter.begin(), filter.end(), state) != filter.end();
+          if (d.state != cluster::group_phase::dead && wanted)
+            done->response[i] = wire::listed_group{id, std::move(d.protocol_type), state};
           done->arrive();
         },
         [done](caf::error&) { done->arrive(); });

@@ -1,11 +1,13 @@
 #pragma once
-// ListGroups (key 16), v0-v2. v1 added the throttle time; v2 is v1 on the wire. v3 is
-// the first flexible version and v4 adds the state filter and each group's state, so
-// cafka stops at v2.
+// ListGroups (key 16), v0-v4. v1 added the throttle time; v2 is v1 on the wire; v3 is
+// flexible (compact strings and arrays, a tag buffer after every struct); v4 adds the state
+// filter (KIP-518) and each group's state.
 //
 //   request v0-v2:  (empty)
-//   response v0:    error_code:i16 groups:ARRAY[group_id:STRING protocol_type:STRING]
-//   response v1-v2: throttle_time_ms:i32 + v0
+//   request v3:     (a tag buffer)
+//   request v4:     states_filter:[STRING]  (empty: every state)
+//   response v0:    error_code:i16 groups:ARRAY[group_id:STRING protocol_type:STRING [v4+ group_state:STRING]]
+//   response v1+:   throttle_time_ms:i32 + v0
 
 #include <cstdint>
 #include <string>
@@ -16,11 +18,14 @@
 
 namespace cafka::wire {
 
-struct list_groups_request {};
+struct list_groups_request {
+  std::vector<std::string> states_filter; ///< v4+; Kafka's state names ("Stable", "Empty", ...)
+};
 
 struct listed_group {
   std::string group_id;
   std::string protocol_type; ///< "consumer" for consumer groups; "" for offsets-only groups
+  std::string group_state;   ///< v4+
 };
 
 struct list_groups_response {

@@ -1,10 +1,16 @@
 #pragma once
-// OffsetFetch (key 9), v1-v5. v2 made the topics array nullable (null = every topic
+// OffsetFetch (key 9), v1-v7. v2 made the topics array nullable (null = every topic
 // the group has offsets for) and added a top-level error code, v3 the throttle time,
-// v4 is v3, v5 added the leader epoch. (v0 read offsets from ZooKeeper; not advertised.)
+// v4 is v3, v5 added the leader epoch, v6 is flexible (compact strings and arrays, a tag
+// buffer after every struct), v7 adds require_stable. (v0 read offsets from ZooKeeper; not
+// advertised. v8 batches several groups; not advertised.)
 //
 //   request:  group_id:STRING topics:ARRAY[name:STRING partition_indexes:ARRAY[i32]]
+//             [v7+ require_stable:BOOL]
 //             (v2+: null array (-1) = all topics; v1 rejects null, as Kafka does)
+//
+// require_stable asks for UNSTABLE_OFFSET_COMMIT while a transaction's offsets for the
+// partition are pending; cafka has no transactional offset commits, so every offset is stable.
 //   response: [v3+ throttle_time_ms:i32]
 //             topics:ARRAY[name:STRING partitions:ARRAY[partition_index:i32 committed_offset:i64
 //               [v5+ committed_leader_epoch:i32] metadata:NULLABLE_STRING error_code:i16]]
@@ -29,6 +35,7 @@ struct offset_fetch_request {
   std::string group_id;
   /// nullopt = all topics (v2+ only).
   std::optional<std::vector<offset_fetch_topic>> topics;
+  bool require_stable = false; ///< v7+
 };
 
 struct offset_fetch_partition_response {

@@ -195,4 +195,22 @@ BOOST_AUTO_TEST_CASE(offset_fetch_v5_response_adds_leader_epoch) {
                       "00000001 ffffffffffffffff ffffffff ffff 0000" + "0000"));
 }
 
+BOOST_AUTO_TEST_CASE(offset_fetch_v6_is_flexible_and_v7_adds_require_stable) {
+  // "g", topics null (all; compact 0), then v7's require_stable.
+  auto v6 = decode_offset_fetch_request(view(from_hex("02 67 00 00")), 6);
+  BOOST_REQUIRE(v6);
+  BOOST_TEST(v6->group_id == "g");
+  BOOST_TEST(!v6->topics);
+  auto v7 = decode_offset_fetch_request(view(from_hex("02 67 02 05 74657374 02 00000001 00 01 00")), 7);
+  BOOST_REQUIRE(v7);
+  BOOST_TEST((v7->topics->at(0).partition_indexes == std::vector<int32_t>{1}));
+  BOOST_TEST(v7->require_stable);
+  BOOST_TEST(!decode_offset_fetch_request(view(from_hex("02 67 00")), 7)); // require_stable missing
+  auto enc = encoded(fetched(), 6, encode_offset_fetch_response);
+  BOOST_TEST(enc == bytes_of("00000004 02 05 74657374 03"
+                             " 00000000 000000000000002a 00000003 02 6d 0000 00"
+                             " 00000001 ffffffffffffffff ffffffff 00 0000 00 00 0000 00"));
+  BOOST_TEST(encoded(fetched(), 7, encode_offset_fetch_response) == enc);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -156,7 +156,21 @@ BOOST_AUTO_TEST_CASE(every_sample_decodes_to_its_groups) {
     BOOST_TEST(!req->groups.empty(), "v" << s.version);
     BOOST_TEST(req->groups.front() == "my-group", "v" << s.version);
   }
-  BOOST_TEST(samples_of(api_key::list_groups).size() == 3u);
+  BOOST_TEST(samples_of(api_key::list_groups).size() == 5u);
+}
+
+BOOST_AUTO_TEST_CASE(list_groups_v3_is_flexible_and_v4_filters_by_state_and_names_it) {
+  auto v4 = decode_list_groups_request(view(from_hex("03 07 537461626c65 06 456d707479 00")), 4);
+  BOOST_REQUIRE(v4);
+  BOOST_TEST((v4->states_filter == std::vector<std::string>{"Stable", "Empty"}));
+  BOOST_TEST(decode_list_groups_request(view(from_hex("00")), 3)->states_filter.empty());
+  BOOST_TEST(!decode_list_groups_request(view(from_hex("03 07")), 4));
+  list_groups_response resp;
+  resp.groups.push_back({"g", "consumer", "Stable"});
+  BOOST_TEST(encoded(resp, 3, encode_list_groups_response) ==
+             bytes_of("00000000 0000 02 02 67 09 636f6e73756d6572 00 00"));
+  BOOST_TEST(encoded(resp, 4, encode_list_groups_response) ==
+             bytes_of("00000000 0000 02 02 67 09 636f6e73756d6572 07 537461626c65 00 00"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

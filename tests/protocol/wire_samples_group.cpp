@@ -127,12 +127,18 @@ void add_offset_fetch(std::vector<wire_sample>& out) {
                        group + "00000002" + test_0_1 + hex_str("other") + "00000000"));
   out.push_back(sample(offset_fetch, 4, group + "00000001" + test_0_1)); // kafkajs
   out.push_back(sample(offset_fetch, 5, group + "00000001" + test_0_1)); // librdkafka
+  // v6 flexible: compact group "g" (as `group` is), all topics (null = 0), tags.
+  out.push_back(sample(offset_fetch, 6, "02 67 00 00"));
+  // v7: librdkafka 2.0.2 (require_stable): topic "test" partitions 0 and 1.
+  out.push_back(sample(offset_fetch, 7, "02 67 02 05 74657374 03 00000000 00000001 00 01 00"));
 }
 
 void add_list_groups(std::vector<wire_sample>& out) {
-  // No fields before v4 (flexible, with a state filter): kafka-python's admin sends v1/v2.
+  // No fields before v3 (flexible: a tag buffer); kafka-python's admin sends v1/v2.
   for (int16_t v = 0; v <= 2; ++v)
     out.push_back(sample(list_groups, v, ""));
+  out.push_back(sample(list_groups, 3, "00"));
+  out.push_back(sample(list_groups, 4, "02 07 537461626c65 00")); // only "Stable" groups
 }
 
 void add_describe_groups(std::vector<wire_sample>& out) {
