@@ -2,10 +2,13 @@
 // cafka-server Kafka listener: 100,000 keyed records with binary payloads produced with
 // acks=all and LZ4, every delivery report checked, then read back by a consumer with
 // assigned partitions (no group membership) from the beginning; per-partition order
-// and every key and payload checked. Waits are bounded by deadlines that only stop a
-// hang; nothing asserts on timing.
+// and every key and payload checked; the admin client's ListConsumerGroupOffsets of every
+// partition a group committed (OffsetFetch v6+ with a null topic list: librdkafka asks for
+// "all partitions" only that way). Waits are bounded by deadlines that only stop a hang;
+// nothing asserts on timing.
 #include <boost/test/unit_test.hpp>
 
+#include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 
 #include <algorithm>
@@ -257,6 +260,56 @@ BOOST_AUTO_TEST_CASE(hundred_thousand_keyed_lz4_records_round_trip) {
                     {{"fetch.max.bytes", "2000000"},
                      {"max.partition.fetch.bytes", "20000000"},
                      {"receive.message.max.bytes", "2000512"}});
+}
+
+BOOST_AUTO_TEST_CASE(the_admin_client_lists_every_offset_a_group_committed) {
+  cafka::test::kafka_endpoint broker;
+  const std::string topic = "rdkafka-committed";
+  broker.create_topic(topic, 3);
+  // Commits outside any membership (as a tool resetting offsets does): 10, 20, 30.
+  {
+    auto conf = make_conf({{"bootstrap.servers", broker.bootstrap()}, {"group.id", "listed"},
+                           {"enable.auto.commit", "false"}});
+    std::string err;
+    std::unique_ptr<RdKafka::KafkaConsumer> consumer{RdKafka::KafkaConsumer::create(conf.get(), err)};
+    BOOST_REQUIRE_MESSAGE(consumer, err);
+    std::vector<RdKafka::TopicPartition*> offsets;
+    for (int32_t p = 0; p < 3; ++p)
+      offsets.push_back(RdKafka::TopicPartition::create(topic, p, 10 * (p + 1)));
+    auto committed = consumer->commitSync(offsets);
+    RdKafka::TopicPartition::destroy(offsets);
+    BOOST_REQUIRE_MESSAGE(committed == RdKafka::ERR_NO_ERROR, RdKafka::err2str(committed));
+    consumer->close();
+  }
+  char errstr[512];
+  auto* conf = rd_kafka_conf_new();
+  BOOST_REQUIRE(rd_kafka_conf_set(conf, "bootstrap.servers", broker.bootstrap().c_str(), errstr, sizeof errstr)
+                == RD_KAFKA_CONF_OK);
+  auto* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
+  BOOST_REQUIRE_MESSAGE(rk, errstr);
+  auto* queue = rd_kafka_queue_new(rk);
+  auto* request = rd_kafka_ListConsumerGroupOffsets_new("listed", nullptr); // every partition
+  rd_kafka_ListConsumerGroupOffsets(rk, &request, 1, nullptr, queue);
+  rd_kafka_ListConsumerGroupOffsets_destroy(request);
+  auto* event = rd_kafka_queue_poll(queue, 60'000);
+  BOOST_REQUIRE_MESSAGE(event, "no ListConsumerGroupOffsets result in 60 s");
+  std::map<int32_t, int64_t> listed;
+  BOOST_TEST(rd_kafka_event_error(event) == RD_KAFKA_RESP_ERR_NO_ERROR, rd_kafka_event_error_string(event));
+  if (auto* result = rd_kafka_event_ListConsumerGroupOffsets_result(event)) {
+    size_t n = 0;
+    auto** groups = rd_kafka_ListConsumerGroupOffsets_result_groups(result, &n);
+    BOOST_REQUIRE_EQUAL(n, 1u);
+    if (auto* e = rd_kafka_group_result_error(groups[0]))
+      BOOST_ERROR("group error: " << rd_kafka_error_string(e));
+    if (auto* parts = rd_kafka_group_result_partitions(groups[0]))
+      for (int i = 0; i < parts->cnt; ++i)
+        if (parts->elems[i].topic == topic)
+          listed[parts->elems[i].partition] = parts->elems[i].offset;
+  }
+  rd_kafka_event_destroy(event);
+  rd_kafka_queue_destroy(queue);
+  rd_kafka_destroy(rk);
+  BOOST_TEST((listed == std::map<int32_t, int64_t>{{0, 10}, {1, 20}, {2, 30}}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
