@@ -81,8 +81,10 @@ void serve(const kafka_services& s, wire::elect_leaders_request&& req, const kaf
 void serve(const kafka_services& s, wire::create_partitions_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::alter_partition_reassignments_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::list_partition_reassignments_request&& req, const kafka_reply& reply);
-/// DescribeCluster from the node actor's metadata (kafka_serve_admin.cpp).
+/// DescribeCluster from the node actor's metadata, DescribeLogDirs from its storage
+/// (kafka_serve_admin.cpp).
 void serve(const kafka_services& s, wire::describe_cluster_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::describe_log_dirs_request&& req, const kafka_reply& reply);
 // DescribeConfigs, AlterConfigs, IncrementalAlterConfigs (kafka_serve_configs.cpp).
 void serve(const kafka_services& s, wire::describe_configs_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::alter_configs_request&& req, const kafka_reply& reply);

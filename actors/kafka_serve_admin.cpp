@@ -109,6 +109,20 @@ void serve(const kafka_services& s, wire::describe_cluster_request&& req, const 
       });
 }
 
+void serve(const kafka_services& s, wire::describe_log_dirs_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto send = [reply, version](const wire::describe_log_dirs_response& resp) {
+    reply.send([&](wire::byte_writer& w) { wire::encode_describe_log_dirs_response(resp, version, w); });
+  };
+  if (!have_node(s)) {
+    send(wire::describe_log_dirs_response{});
+    return;
+  }
+  s.self->request(*s.node, node_timeout, describe_log_dirs_atom_v, std::move(req))
+    .then([send](wire::describe_log_dirs_response& resp) { send(resp); },
+          [send](caf::error&) { send(wire::describe_log_dirs_response{}); });
+}
+
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply) {
   auto version = reply.version();
   wire::create_topics_response skeleton;

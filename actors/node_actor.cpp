@@ -29,6 +29,7 @@
 #include "cluster/renewing_session.hpp"
 #include "config/topic_config.hpp"
 #include "config/to_log_config.hpp"
+#include "storage/log_dirs_report.hpp"
 
 namespace cafka {
 
@@ -315,6 +316,26 @@ void write_checkpoints(self_ptr self) {
   }, caf::get_atom_v);
 }
 
+// DescribeLogDirs: every log dir, and the local replicas in it with their partitions'
+// sizes and lags. (A single node's __consumer_offsets logs belong to its offsets store,
+// not to partition actors, and are not listed.)
+caf::result<wire::describe_log_dirs_response> describe_log_dirs(self_ptr self, wire::describe_log_dirs_request req) {
+  auto rp = self->make_response_promise<wire::describe_log_dirs_response>();
+  gather<partition_status>(self, all_replicas(self), [=](std::vector<caf::expected<partition_status>>& replies) mutable {
+    auto& ns = *self->state.ctx.storage;
+    std::vector<storage::log_dir_state> dirs;
+    for (auto& d : ns.dirs)
+      dirs.push_back({d->root(), d->health().offline()});
+    std::vector<storage::replica_on_disk> replicas;
+    for (auto& r : replies) {
+      auto it = r ? ns.partitions.find(r->tp) : ns.partitions.end();
+      if (it != ns.partitions.end())
+        replicas.push_back({it->second.dir, r->tp, r->size_bytes, r->log_end_offset, r->high_watermark});
+    }
+    rp.deliver(storage::log_dirs_report(dirs, replicas, req));
+  }, caf::get_atom_v);
+  return rp;
+}
 
 caf::error miss(self_ptr self, const topic_partition& tp) {
   auto code = self->state.ctx.routes->miss_error(tp);
@@ -682,6 +703,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       return caf::make_error(kafka_error::not_controller, "this broker is not in a cluster");
     },
     [=](describe_configs_atom, const wire::describe_configs_request& req) { return describe_configs(self, req); },
+    [=](describe_log_dirs_atom, wire::describe_log_dirs_request& req) { return describe_log_dirs(self, std::move(req)); },
     [=](alter_configs_atom, const wire::alter_configs_request& req) { return alter_configs(self, req); },
     [=](reassign_atom, std::vector<std::string>& topics) -> std::vector<partition_move_status> {
       std::vector<partition_move_status> out;

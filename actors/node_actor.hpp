@@ -24,6 +24,7 @@
 #include "actors/partition_actor.hpp"
 #include "actors/replication_messages.hpp"
 #include "protocol/wire/configs.hpp"
+#include "protocol/wire/describe_log_dirs.hpp"
 
 namespace cafka {
 
@@ -163,7 +164,9 @@ using node_actor = caf::typed_actor<
   /// DescribeConfigs, AlterConfigs and IncrementalAlterConfigs (actors/node_configs.cpp): the
   /// Kafka listener's requests as decoded, asked in-process only (never over the middleman).
   caf::replies_to<describe_configs_atom, wire::describe_configs_request>::with<wire::describe_configs_response>,
-  caf::replies_to<alter_configs_atom, wire::alter_configs_request>::with<wire::alter_configs_response>>;
+  caf::replies_to<alter_configs_atom, wire::alter_configs_request>::with<wire::alter_configs_response>,
+  /// DescribeLogDirs: every log dir and the local replicas in it (sizes from the partitions).
+  caf::replies_to<describe_log_dirs_atom, wire::describe_log_dirs_request>::with<wire::describe_log_dirs_response>>;
 
 } // namespace cafka
 
@@ -171,3 +174,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_configs_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_configs_response)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::alter_configs_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::alter_configs_response)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_log_dirs_request)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_log_dirs_response)

@@ -35,6 +35,7 @@ constexpr api_info apis[] = {
   {api_key::offset_for_leader_epoch, "OffsetForLeaderEpoch", 0, 4, 4},
   {api_key::describe_configs, "DescribeConfigs", 0, 2, 4},
   {api_key::alter_configs, "AlterConfigs", 0, 1, 2},
+  {api_key::describe_log_dirs, "DescribeLogDirs", 0, 1, 2},
   {api_key::create_partitions, "CreatePartitions", 0, 3, 2},
   {api_key::elect_leaders, "ElectLeaders", 0, 2, 2},
   {api_key::incremental_alter_configs, "IncrementalAlterConfigs", 0, 1, 1},

@@ -37,6 +37,7 @@ enum class api_key : int16_t {
   offset_for_leader_epoch = 23,
   describe_configs = 32,
   alter_configs = 33,
+  describe_log_dirs = 35,
   create_partitions = 37,
   elect_leaders = 43,
   incremental_alter_configs = 44,

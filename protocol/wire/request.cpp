@@ -46,6 +46,7 @@ bool is_decodable(int16_t key) {
     case api_key::alter_configs:
     case api_key::incremental_alter_configs:
     case api_key::describe_cluster:
+    case api_key::describe_log_dirs:
       return true;
     default:
       return false;
@@ -83,6 +84,7 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::alter_configs: return wrap(decode_alter_configs_request(body, v));
     case api_key::incremental_alter_configs: return wrap(decode_incremental_alter_configs_request(body, v));
     case api_key::describe_cluster: return wrap(decode_describe_cluster_request(body, v));
+    case api_key::describe_log_dirs: return wrap(decode_describe_log_dirs_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

@@ -12,6 +12,7 @@
 #include "protocol/wire/delete_topics.hpp"
 #include "protocol/wire/describe_cluster.hpp"
 #include "protocol/wire/describe_groups.hpp"
+#include "protocol/wire/describe_log_dirs.hpp"
 #include "protocol/wire/elect_leaders.hpp"
 #include "protocol/wire/fetch.hpp"
 #include "protocol/wire/find_coordinator.hpp"
@@ -42,7 +43,7 @@ using decoded_request =
                describe_client_quotas_request, alter_client_quotas_request, elect_leaders_request,
                create_partitions_request, alter_partition_reassignments_request,
                list_partition_reassignments_request, describe_configs_request, alter_configs_request,
-               describe_cluster_request>;
+               describe_cluster_request, describe_log_dirs_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

@@ -5,12 +5,16 @@
 // AlterConfigs v1 replacing the whole set). Bounded waits only; nothing asserts on timing.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "protocol/byte_reader.hpp"
 #include "tests/integration/child_process.hpp"
+#include "tests/integration/kafka_socket.hpp"
 #include "tests/integration/server_process.hpp"
 
 using namespace std::chrono_literals;
@@ -180,6 +184,66 @@ BOOST_AUTO_TEST_CASE(kafka_pythons_admin_client_describes_and_alters_configs) {
   BOOST_TEST(has(r.out, "after retention.ms=7200000 source=1\n"), r.out);
   BOOST_TEST(has(r.out, "after segment.bytes=1073741824 source=4\n"), r.out);
   BOOST_TEST(has(r.out, "bad error=40 message=retention.ms"), r.out);
+}
+
+// DescribeLogDirs v1 (no real client of ours sends it: kafka-python 2.0.2 and librdkafka
+// 2.0.2 have no call for it) read byte by byte: both log dirs, each partition in one of them
+// with its size.
+BOOST_AUTO_TEST_CASE(describe_log_dirs_lists_each_partition_in_its_log_dir) {
+  cafka::test::scratch_dir dir;
+  auto a = dir.path + "/a", b = dir.path + "/b";
+  cafka::test::server_process server{a, {"log.dirs=" + a + "," + b}};
+  auto created = run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
+                      "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic", "dirs", "--partitions",
+                      "2"});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
+  auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
+                       "127.0.0.1:" + std::to_string(server.caf_port()), "--topic", "dirs"},
+                      "one\ntwo\nthree\n", 60s);
+  BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
+  cafka::test::kafka_socket sock{server.kafka_port()};
+  sock.send_frame(cafka::test::request_frame(35, 1, 9, {'\xff', '\xff', '\xff', '\xff'}));
+  auto answer = sock.receive_frame();
+  BOOST_REQUIRE(answer);
+  cafka::protocol::byte_reader r{{answer->data(), answer->size()}};
+  BOOST_TEST(r.read_i32() == 9); // correlation id
+  r.read_i32();                  // throttle
+  std::map<std::string, std::map<int32_t, int64_t>> sizes; // dir -> partition -> bytes
+  auto dirs = r.read_i32();
+  for (int32_t d = 0; d < dirs && r.ok(); ++d) {
+    BOOST_TEST(r.read_i16() == 0);
+    auto name_length = r.read_i16();
+    std::string root(static_cast<size_t>(std::max<int16_t>(name_length, 0)), ' ');
+    for (auto& c : root)
+      c = static_cast<char>(r.read_i8());
+    auto& in_dir = sizes[root];
+    auto topics = r.read_i32();
+    for (int32_t t = 0; t < topics && r.ok(); ++t) {
+      auto len = r.read_i16();
+      for (int16_t k = 0; k < len; ++k)
+        r.read_i8();
+      auto partitions = r.read_i32();
+      for (int32_t p = 0; p < partitions && r.ok(); ++p) {
+        auto index = r.read_i32();
+        in_dir[index] = r.read_i64();
+        BOOST_TEST(r.read_i64() == 0); // offset lag
+        BOOST_TEST(r.read_i8() == 0);  // not a future log
+      }
+    }
+  }
+  BOOST_REQUIRE(r.ok());
+  BOOST_REQUIRE_EQUAL(sizes.size(), 2u);
+  BOOST_TEST(sizes.count(a) == 1u);
+  BOOST_TEST(sizes.count(b) == 1u);
+  int64_t total = 0;
+  size_t partitions = 0;
+  for (auto& [root, in_dir] : sizes)
+    for (auto& [p, bytes] : in_dir) {
+      ++partitions;
+      total += bytes;
+    }
+  BOOST_TEST(partitions == 2u);
+  BOOST_TEST(total > 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

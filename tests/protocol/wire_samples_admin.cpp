@@ -235,6 +235,10 @@ std::vector<wire_sample> admin_request_samples() {
     out.push_back({key(api_key::alter_configs), v, alter_configs_body(false, v)});
     out.push_back({key(api_key::incremental_alter_configs), v, alter_configs_body(true, v)});
   }
+  // DescribeLogDirs: every partition (null), then partitions 0 and 1 of "orders".
+  out.push_back({key(api_key::describe_log_dirs), 0, {'\xff', '\xff', '\xff', '\xff'}});
+  out.push_back({key(api_key::describe_log_dirs), 1,
+                 {0, 0, 0, 1, 0, 6, 'o', 'r', 'd', 'e', 'r', 's', 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1}});
   out.push_back({key(api_key::describe_cluster), 0, {0, 0}});       // not asking for operations
   out.push_back({key(api_key::describe_cluster), 1, {0, 1, 0}});    // v1: brokers endpoints
   out.push_back({key(api_key::alter_partition_reassignments), 0, alter_partition_reassignments_body()});
