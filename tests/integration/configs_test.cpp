@@ -36,6 +36,17 @@ run_result configs(const cafka::test::server_process& s, std::vector<std::string
   return run(args, "", 60s);
 }
 
+// One cafka-console-producer run: one batch of ten records of ~110 bytes.
+void produce_batch(const cafka::test::server_process& s, const std::string& topic, const std::string& prefix) {
+  std::string input;
+  for (int i = 0; i < 10; ++i)
+    input += prefix + std::string(100, 'x') + std::to_string(i) + "\n";
+  auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
+                       "127.0.0.1:" + std::to_string(s.caf_port()), "--topic", topic},
+                      input, 60s);
+  BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
+}
+
 size_t segment_files(const std::string& folder) {
   size_t n = 0;
   for (auto& e : std::filesystem::directory_iterator(folder))
@@ -79,15 +90,8 @@ BOOST_AUTO_TEST_CASE(topic_and_broker_configs_change_at_run_time_and_survive_kil
 
   // The new segment size applies to the running partition: each batch of ~1.1 kB (one
   // producer run each) lands in a segment of its own.
-  for (int run_no = 0; run_no < 3; ++run_no) {
-    std::string input;
-    for (int i = 0; i < 10; ++i)
-      input += "value-" + std::string(100, 'x') + std::to_string(i) + "\n";
-    auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
-                         "127.0.0.1:" + std::to_string(server->caf_port()), "--topic", "cfg"},
-                        input, 60s);
-    BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
-  }
+  for (int run_no = 0; run_no < 3; ++run_no)
+    produce_batch(*server, "cfg", "value-");
   BOOST_TEST(segment_files(logs + "/cfg-0") >= 3u, "segment.bytes=1024 did not roll the log");
 
   // Refused values name the key; nothing is stored.
@@ -147,15 +151,8 @@ BOOST_AUTO_TEST_CASE(topic_and_broker_configs_change_at_run_time_and_survive_kil
   BOOST_TEST(has(inherited.out, "  segment.bytes=1024 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.segment.bytes=1024, "
                                 "STATIC_BROKER_CONFIG:log.segment.bytes=1073741824"),
              show(inherited));
-  for (int run_no = 0; run_no < 2; ++run_no) {
-    std::string input;
-    for (int i = 0; i < 10; ++i)
-      input += "later-" + std::string(100, 'y') + std::to_string(i) + "\n";
-    auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
-                         "127.0.0.1:" + std::to_string(server->caf_port()), "--topic", "cfg"},
-                        input, 60s);
-    BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
-  }
+  for (int run_no = 0; run_no < 2; ++run_no)
+    produce_batch(*server, "cfg", "later-");
   BOOST_TEST(segment_files(logs + "/cfg-0") >= before + 2, "the dynamic log.segment.bytes did not roll the log");
   auto too_small = configs(*server, {"--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
                                      "log.segment.bytes=5"});
