@@ -30,37 +30,37 @@ wire::alter_configs_response alter_failed(const wire::alter_configs_request& req
   return resp;
 }
 
+// Asks the node actor and sends its answer, or `failed(req, error, why)` when there is no
+// node (start-up) or it did not answer.
+template <class Response, class Request, class Atom, class Failed, class Send>
+void ask_node(const kafka_services& s, Atom atom, Request&& req, Failed failed, Send send) {
+  if (!s.node) {
+    send(failed(req, kafka_error::unknown_server_error, "this listener serves no broker"));
+    return;
+  }
+  auto asked = std::make_shared<Request>(req); // for an answer naming each resource
+  s.self->request(*s.node, config_timeout, atom, std::move(req))
+    .then([send](Response& resp) { send(resp); },
+          [send, failed, asked](caf::error& err) { send(failed(*asked, to_kafka_error(err), describe(err))); });
+}
+
 } // namespace
 
 void serve(const kafka_services& s, wire::describe_configs_request&& req, const kafka_reply& reply) {
   auto version = reply.version();
-  auto send = [reply, version](const wire::describe_configs_response& resp) {
-    reply.send([&](wire::byte_writer& w) { wire::encode_describe_configs_response(resp, version, w); });
-  };
-  if (!s.node) {
-    send(describe_failed(req, kafka_error::unknown_server_error, "this listener serves no broker"));
-    return;
-  }
-  auto asked = std::make_shared<wire::describe_configs_request>(req);
-  s.self->request(*s.node, config_timeout, describe_configs_atom_v, std::move(req))
-    .then([send](wire::describe_configs_response& resp) { send(resp); },
-          [send, asked](caf::error& err) { send(describe_failed(*asked, to_kafka_error(err), describe(err))); });
+  ask_node<wire::describe_configs_response>(
+    s, describe_configs_atom_v, std::move(req), describe_failed, [reply, version](const auto& resp) {
+      reply.send([&](wire::byte_writer& w) { wire::encode_describe_configs_response(resp, version, w); });
+    });
 }
 
 void serve(const kafka_services& s, wire::alter_configs_request&& req, const kafka_reply& reply) {
   auto version = reply.version();
   auto incremental = req.incremental;
-  auto send = [reply, version, incremental](const wire::alter_configs_response& resp) {
-    reply.send([&](wire::byte_writer& w) { wire::encode_alter_configs_response(resp, incremental, version, w); });
-  };
-  if (!s.node) {
-    send(alter_failed(req, kafka_error::unknown_server_error, "this listener serves no broker"));
-    return;
-  }
-  auto asked = std::make_shared<wire::alter_configs_request>(req);
-  s.self->request(*s.node, config_timeout, alter_configs_atom_v, std::move(req))
-    .then([send](wire::alter_configs_response& resp) { send(resp); },
-          [send, asked](caf::error& err) { send(alter_failed(*asked, to_kafka_error(err), describe(err))); });
+  ask_node<wire::alter_configs_response>(
+    s, alter_configs_atom_v, std::move(req), alter_failed, [reply, version, incremental](const auto& resp) {
+      reply.send([&](wire::byte_writer& w) { wire::encode_alter_configs_response(resp, incremental, version, w); });
+    });
 }
 
 } // namespace cafka

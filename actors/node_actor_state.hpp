@@ -80,8 +80,9 @@ std::vector<partition_outcome> reassign_alone(self_ptr self, const std::vector<p
 wire::describe_configs_response describe_configs(self_ptr self, const wire::describe_configs_request& req);
 /// Answered once every change is stored.
 caf::result<wire::alter_configs_response> alter_configs(self_ptr self, const wire::alter_configs_request& req);
-/// Sends a topic's log settings (broker defaults and its overrides) to its local replicas.
-void apply_topic_config(self_ptr self, const std::string& topic);
+/// Sends the log settings (broker defaults and the topic's overrides) to the local replicas
+/// of `topics` (nullptr: of every topic).
+void apply_log_configs(self_ptr self, const std::set<std::string>* topics);
 /// After a view was applied: changed topic overrides to the local replicas, the dynamic
 /// broker configs and the replication throttle plan from the view.
 void apply_configs_of_view(self_ptr self);

@@ -8,6 +8,9 @@
 // stored (a kill after the answer keeps it). Applying: every local replica of a topic whose
 // overrides changed gets its new log settings; the replication throttle is re-planned on
 // every view (topic lists, rates, ISRs).
+#include <map>
+#include <set>
+
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
@@ -154,20 +157,17 @@ void store_alone(self_ptr self, std::vector<config_write> writes,
   auto& ns = *self->state.ctx.storage;
   auto before_topics = ns.topics;
   auto before_dynamic = ns.dynamic;
-  std::vector<std::string> topics;
+  std::set<std::string> topics;
   bool broker_changed = false;
   for (auto& w : writes) {
     if (w.type == topic_type) {
       ns.topics[w.name].configs = w.entries;
-      topics.push_back(w.name);
+      topics.insert(w.name);
     } else {
       (w.name.empty() ? ns.dynamic.cluster_default : ns.dynamic.broker) = w.entries;
       broker_changed = true;
     }
   }
-  if (broker_changed) // the log defaults may have changed: every topic
-    for (auto& [name, _] : ns.topics)
-      topics.push_back(name);
   auto failed = [=](const std::string& why) mutable {
     auto& ns = *self->state.ctx.storage;
     ns.topics = before_topics;
@@ -176,23 +176,32 @@ void store_alone(self_ptr self, std::vector<config_write> writes,
       fail(resp.responses[w.index], why);
     rp.deliver(std::move(resp));
   };
+  // Stored, then applied: the broker defaults reach every topic, overrides their own.
+  auto applied = [=]() mutable {
+    apply_log_configs(self, broker_changed ? nullptr : &topics);
+    rp.deliver(std::move(resp));
+  };
+  auto registry = [=]() mutable {
+    if (topics.empty()) {
+      applied();
+      return;
+    }
+    write_registry(self, [=](caf::error err) mutable {
+      if (err)
+        failed(describe(err));
+      else
+        applied();
+    });
+  };
+  if (!broker_changed) {
+    registry();
+    return;
+  }
   auto path = ns.broker_configs_path();
   auto text = config::format_broker_configs_file(ns.dynamic);
   self->request(self->state.ctx.io_worker, caf::infinite,
                 io_job{[path, text] { return storage::write_file_atomically(path, text).error(); }})
-    .then(
-      [=]() mutable {
-        write_registry(self, [=](caf::error err) mutable {
-          if (err) {
-            failed(describe(err));
-            return;
-          }
-          for (auto& t : topics)
-            apply_topic_config(self, t);
-          rp.deliver(std::move(resp));
-        });
-      },
-      [=](caf::error& err) mutable { failed(describe(err)); });
+    .then([=]() mutable { registry(); }, [=](caf::error& err) mutable { failed(describe(err)); });
 }
 
 } // namespace
@@ -253,35 +262,42 @@ caf::result<wire::alter_configs_response> alter_configs(self_ptr self, const wir
   return rp;
 }
 
-void apply_topic_config(self_ptr self, const std::string& topic) {
+void apply_log_configs(self_ptr self, const std::set<std::string>* topics) {
   auto& st = self->state;
-  auto cfg = st.ctx.storage->log_config_for(topic);
   auto& actors = clustered(self) ? st.replicas : st.partitions;
-  for (auto& [tp, actor] : actors)
-    if (tp.topic == topic)
-      caf::anon_send(actor, log_config_atom_v, cfg);
+  std::map<std::string, storage::log_config> configs; // one per topic, not per partition
+  for (auto& [tp, actor] : actors) {
+    if (topics != nullptr && topics->count(tp.topic) == 0)
+      continue;
+    auto it = configs.find(tp.topic);
+    if (it == configs.end())
+      it = configs.emplace(tp.topic, st.ctx.storage->log_config_for(tp.topic)).first;
+    caf::anon_send(actor, log_config_atom_v, it->second);
+  }
 }
 
 void apply_configs_of_view(self_ptr self) {
   auto& st = self->state;
   auto& ns = *st.ctx.storage;
   auto& view = st.applied->view;
+  std::set<std::string> changed;
   for (auto& [name, topic] : view.topics()) {
     auto known = ns.topics.find(name);
     if (known == ns.topics.end() || known->second.configs == topic.config.entries)
       continue; // logs not opened yet open with the view's configs
     known->second.configs = topic.config.entries;
     log_line("broker %d: topic %s configs changed", my_id(self), name.c_str());
-    apply_topic_config(self, name);
+    changed.insert(name);
   }
   config::dynamic_broker_configs dynamic{view.broker_config(std::to_string(my_id(self))),
                                          view.broker_config(cluster::default_broker_entity)};
-  if (!(dynamic == ns.dynamic)) {
+  bool defaults_changed = !(dynamic == ns.dynamic);
+  if (defaults_changed) {
     ns.dynamic = std::move(dynamic);
     log_line("broker %d: dynamic broker configs changed", my_id(self));
-    for (auto& [name, _] : ns.topics) // the log defaults may have changed
-      apply_topic_config(self, name);
   }
+  if (defaults_changed || !changed.empty()) // the log defaults reach every topic
+    apply_log_configs(self, defaults_changed ? nullptr : &changed);
   if (!st.ctx.throttle)
     return;
   auto plan = cluster::plan_throttles(view, my_id(self), config::leader_throttled_rate(ns.dynamic),

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <sstream>
 
 #include "apps/configs_resources.hpp"
 #include "apps/kafka_call.hpp"
@@ -160,22 +159,13 @@ int describe(const std::string& broker, const entity_sides& e, int timeout_ms) {
   return 0;
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in{text};
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
-
 int alter(const tools::args& a, const std::string& broker, const entity_sides& e, int timeout_ms) {
   wire::alter_client_quota_entry entry;
   if (e.user.given)
     entry.entity.push_back({"user", e.user.name});
   if (e.client.given)
     entry.entity.push_back({"client-id", e.client.name});
-  for (auto& kv : split_list(a.value_or("add-config", ""))) {
+  for (auto& kv : tools::comma_list(a.value_or("add-config", ""))) {
     auto [key, value] = tools::split_key_value(kv, "add-config");
     char* end = nullptr;
     double v = std::strtod(value.c_str(), &end);
@@ -183,7 +173,7 @@ int alter(const tools::args& a, const std::string& broker, const entity_sides& e
       throw tools::usage_error("--add-config " + key + ": '" + value + "' is not a number");
     entry.ops.push_back({key, v, false});
   }
-  for (auto& key : split_list(a.value_or("delete-config", "")))
+  for (auto& key : tools::comma_list(a.value_or("delete-config", "")))
     entry.ops.push_back({key, 0.0, true});
   if (entry.ops.empty())
     throw tools::usage_error("--alter needs --add-config or --delete-config");

@@ -48,21 +48,6 @@ bool dynamic_source(int8_t source) {
          || source == static_cast<int8_t>(s::dynamic_default_broker_config);
 }
 
-std::vector<std::string> items(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  for (char c : text + ",") {
-    if (c == ',') {
-      if (!item.empty())
-        out.push_back(item);
-      item.clear();
-    } else {
-      item += c;
-    }
-  }
-  return out;
-}
-
 } // namespace
 
 bool names_resource(const args& a) {
@@ -102,11 +87,11 @@ int alter_resource(const args& a, const std::string& broker, int timeout_ms) {
   req.incremental = true;
   req.resources.push_back({r.type, r.name, {}});
   auto& configs = req.resources.front().configs;
-  for (auto& kv : items(a.value_or("add-config", ""))) {
+  for (auto& kv : comma_list(a.value_or("add-config", ""))) {
     auto [key, value] = split_key_value(kv, "add-config");
     configs.push_back({key, static_cast<int8_t>(wire::config_operation::set), value});
   }
-  for (auto& key : items(a.value_or("delete-config", "")))
+  for (auto& key : comma_list(a.value_or("delete-config", "")))
     configs.push_back({key, static_cast<int8_t>(wire::config_operation::remove), std::nullopt});
   if (configs.empty())
     throw usage_error("--alter needs --add-config or --delete-config");

@@ -92,6 +92,18 @@ std::string usage(std::string_view tool, std::string_view synopsis, const std::v
   return out;
 }
 
+std::vector<std::string> comma_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    auto comma = text.find(',');
+    auto item = text.substr(0, comma);
+    if (!item.empty())
+      out.emplace_back(item);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+  }
+  return out;
+}
+
 std::pair<std::string, std::string> split_key_value(std::string_view text, std::string_view option) {
   auto eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0)

@@ -55,6 +55,10 @@ args parse(int argc, char** argv, const std::vector<option>& options);
 /// The --help text: synopsis, then one line per option.
 std::string usage(std::string_view tool, std::string_view synopsis, const std::vector<option>& options);
 
+/// The non-empty items of a comma-separated value ("a,,b" -> {"a", "b"}): --add-config and
+/// --delete-config lists.
+std::vector<std::string> comma_list(std::string_view text);
+
 /// "k=v" split at the first '='; throws usage_error naming `option` for a missing '='
 /// or an empty key.
 std::pair<std::string, std::string> split_key_value(std::string_view text, std::string_view option);
