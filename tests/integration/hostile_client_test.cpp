@@ -2,7 +2,7 @@
 // never reads an answer must slow only itself: while it runs (CAFKA_HOSTILE_SECONDS,
 // default 60), kcat -L and a librdkafka producer (acks=1, a record every few ms) keep
 // working without a timeout or a failed delivery, and the broker's resident memory stays
-// below its start plus 128 MiB (the bound: 8 unanswered requests and 100 KiB of unsent
+// below its start plus 128 MiB (the bound: 100 unanswered requests and 100 KiB of unsent
 // answers per connection, plus what the socket buffers hold). After the client has gone,
 // the broker serves again at once. Waits are bounded; nothing asserts on timing.
 #include <boost/test/unit_test.hpp>
