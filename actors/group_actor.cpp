@@ -11,6 +11,7 @@
 #include "actors/member_id_suffix.hpp"
 #include "cluster/coordinator.hpp"
 #include "cluster/ensure_path.hpp"
+#include "cluster/group_deletion.hpp"
 #include "cluster/member_registrations.hpp"
 #include "cluster/znode_paths.hpp"
 
@@ -227,6 +228,44 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
       self->state.offsets->fetch(query, [promise](std::vector<group_offset> found) mutable {
         promise.deliver(std::move(found));
       });
+      return promise;
+    },
+    [=](delete_group_atom) -> caf::result<int16_t> {
+      auto& st = self->state;
+      auto error = cluster::group_deletion_error(st.group);
+      if (error != protocol::kafka_error::none)
+        return protocol::wire_code(error);
+      // Dead first, as Kafka: from here every request is refused while the offsets go. The
+      // callbacks may run on another thread: they only deliver the promise.
+      after_change(self, st.group.mark_dead());
+      log_line("group '%s': deleted", st.group_id.c_str());
+      auto promise = self->make_response_promise<int16_t>();
+      auto offsets = st.offsets;
+      auto now = now_ms(self);
+      offsets->fetch(group_offset_query{true, {}}, [promise, offsets, now](std::vector<group_offset> all) mutable {
+        std::vector<storage::topic_partition> partitions;
+        for (auto& o : all)
+          partitions.push_back(o.tp);
+        offsets->remove(std::move(partitions), now, [promise](protocol::kafka_error e) mutable {
+          promise.deliver(protocol::wire_code(e));
+        });
+      });
+      return promise;
+    },
+    [=](delete_offsets_atom, const group_offset_query& query) -> caf::result<group_offsets_deleted> {
+      auto& st = self->state;
+      auto plan = cluster::plan_offset_deletion(st.group, query.partitions);
+      group_offsets_deleted answer{plan.group_error, std::move(plan.partitions)};
+      if (answer.group_error != protocol::kafka_error::none || plan.to_delete.empty())
+        return answer;
+      auto promise = self->make_response_promise<group_offsets_deleted>();
+      st.offsets->remove(std::move(plan.to_delete), now_ms(self),
+                         [promise, answer = std::move(answer)](protocol::kafka_error e) mutable {
+                           for (auto& [_, error] : answer.partitions)
+                             if (error == protocol::kafka_error::none)
+                               error = e;
+                           promise.deliver(std::move(answer));
+                         });
       return promise;
     },
     [=](caf::timeout_atom, uint64_t id) {

@@ -74,6 +74,12 @@ typename Inspector::result_type inspect(Inspector& f, group_offset_commit& x) {
   return f(caf::meta::type_name("group_offset_commit"), x.member_id, instance, x.generation, x.offsets);
 }
 
+/// OffsetDelete's answer: a group error, or each partition asked for with its error.
+struct group_offsets_deleted {
+  protocol::kafka_error group_error = protocol::kafka_error::none;
+  std::vector<std::pair<storage::topic_partition, protocol::kafka_error>> partitions;
+};
+
 /// Internal: the children of /consumers/<group>/ids as read for the group actor (escaped
 /// member ids), or why the read failed.
 struct member_ids_read {
@@ -102,6 +108,11 @@ using group_actor = caf::typed_actor<
   caf::replies_to<commit_offsets_atom, group_offset_commit>::with<void>,
   /// OffsetFetch: the committed offsets among those asked for (see group_offset_store).
   caf::replies_to<fetch_offsets_atom, group_offset_query>::with<std::vector<group_offset>>,
+  /// DeleteGroups: removes an Empty group's offsets, answers none and stops (the caller then
+  /// drops it from the registry); else the error's wire code (cluster/group_deletion.hpp).
+  caf::replies_to<delete_group_atom>::with<int16_t>,
+  /// OffsetDelete of the committed offsets of the query's partitions (cluster/group_deletion.hpp).
+  caf::replies_to<delete_offsets_atom, group_offset_query>::with<group_offsets_deleted>,
   /// Internal: the deadline timer (its id; a superseded timer is ignored).
   caf::reacts_to<caf::timeout_atom, uint64_t>,
   /// Internal, from the coordinator's callbacks: the ids folder changed (its watch fired),
@@ -132,5 +143,6 @@ group_actor spawn_group(caf::actor_system& sys, group_context ctx);
 } // namespace cafka
 
 // Internal messages: never leave the process.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::group_offsets_deleted)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member_ids_read)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::member_node_created)

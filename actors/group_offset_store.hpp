@@ -40,6 +40,9 @@ public:
   /// `done` with none, or the error that kept all of them from being stored.
   virtual void commit(std::vector<group_offset> offsets, int64_t now_ms, commit_done done) = 0;
 
+  /// Removes the committed offsets of `partitions`, then calls `done` as commit does.
+  virtual void remove(std::vector<storage::topic_partition> partitions, int64_t now_ms, commit_done done) = 0;
+
   /// Calls `done` with the committed offsets of the partitions `query` names that have one
   /// (the caller answers -1 for the others): in the order asked, or by topic and partition
   /// for all.

@@ -151,6 +151,14 @@ public:
     return out;
   }
 
+  /// Forgets a group that DeleteGroups removed (if `actor` is still its actor).
+  void erase(const std::string& group_id, const group_actor& actor) {
+    std::lock_guard<std::mutex> guard{mutex_};
+    auto it = groups_.find(group_id);
+    if (it != groups_.end() && it->second.actor == actor)
+      groups_.erase(it);
+  }
+
   /// Every group and its actor, by group id (ListGroups).
   std::vector<std::pair<std::string, group_actor>> list() const {
     std::lock_guard<std::mutex> guard{mutex_};

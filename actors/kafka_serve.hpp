@@ -72,6 +72,8 @@ void serve(const kafka_services& s, wire::offset_commit_request&& req, const kaf
 void serve(const kafka_services& s, wire::offset_fetch_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::list_groups_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::describe_groups_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::delete_groups_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::offset_delete_request&& req, const kafka_reply& reply);
 
 // Client quotas (kafka_serve_quotas.cpp).
 void serve(const kafka_services& s, wire::describe_client_quotas_request&& req, const kafka_reply& reply);

@@ -12,6 +12,12 @@ void memory_group_offsets::commit(std::vector<group_offset> offsets, int64_t, co
   done(protocol::kafka_error::none);
 }
 
+void memory_group_offsets::remove(std::vector<storage::topic_partition> partitions, int64_t, commit_done done) {
+  for (auto& tp : partitions)
+    offsets_.erase(tp);
+  done(protocol::kafka_error::none);
+}
+
 void memory_group_offsets::fetch(const group_offset_query& query, fetch_done done) {
   std::vector<group_offset> out;
   if (query.all) {

@@ -12,6 +12,7 @@ namespace cafka {
 class memory_group_offsets final : public group_offset_store {
 public:
   void commit(std::vector<group_offset> offsets, int64_t now_ms, commit_done done) override;
+  void remove(std::vector<storage::topic_partition> partitions, int64_t now_ms, commit_done done) override;
   void fetch(const group_offset_query& query, fetch_done done) override;
 
 private:

@@ -152,6 +152,16 @@ protocol::kafka_error offset_log_store::commit(const std::string& group, const s
   updates.reserve(offsets.size());
   for (auto& o : offsets)
     updates.push_back(to_offset_update(group, o, now_ms));
+  return store(group, updates, now_ms);
+}
+
+void offset_log_store::remove(const std::string& group, const std::vector<storage::topic_partition>& partitions,
+                              int64_t now_ms, commit_done done) {
+  done(store(group, tombstones_of(group, partitions), now_ms));
+}
+
+protocol::kafka_error offset_log_store::store(const std::string& group,
+                                              const std::vector<cluster::offset_update>& updates, int64_t now_ms) {
   auto p = partition_for(group);
   std::vector<blocking_job> jobs;
   {

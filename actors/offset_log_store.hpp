@@ -110,6 +110,8 @@ public:
               commit_done done) override {
     done(commit(group, offsets, now_ms));
   }
+  void remove(const std::string& group, const std::vector<storage::topic_partition>& partitions, int64_t now_ms,
+              commit_done done) override;
   /// The committed offsets of `group` among those `query` names (see group_offset_store).
   std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const override;
 
@@ -149,6 +151,9 @@ private:
                    offset_store_options options)
       : dir_(dir), cfg_(cfg), run_blocking_(std::move(run_blocking)), options_(options) {}
 
+  // Appends `updates` of `group` to its partition as one batch, then applies them.
+  protocol::kafka_error store(const std::string& group, const std::vector<cluster::offset_update>& updates,
+                              int64_t now_ms);
   status load(int64_t now_ms);
   status replay(int32_t p);
   status move_strays(int64_t now_ms, std::vector<blocking_job>& jobs);

@@ -21,6 +21,16 @@ inline cluster::offset_update to_offset_update(const std::string& group, const g
   return cluster::offset_update{cluster::offset_key{group, o.tp.topic, o.tp.partition}, std::move(value)};
 }
 
+/// Tombstones for the committed offsets of `group`'s `partitions`.
+inline std::vector<cluster::offset_update> tombstones_of(const std::string& group,
+                                                         const std::vector<storage::topic_partition>& partitions) {
+  std::vector<cluster::offset_update> out;
+  out.reserve(partitions.size());
+  for (auto& tp : partitions)
+    out.push_back(cluster::offset_update{cluster::offset_key{group, tp.topic, tp.partition}, std::nullopt});
+  return out;
+}
+
 inline group_offset to_group_offset(const std::string& topic, int32_t partition, const cluster::committed_offset& c) {
   return group_offset{storage::topic_partition{topic, partition}, c.offset, c.leader_epoch, c.metadata};
 }

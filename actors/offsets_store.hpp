@@ -29,6 +29,10 @@ public:
   /// none, or the error that kept all of them from being stored.
   virtual void commit(const std::string& group, std::vector<group_offset> offsets, int64_t now_ms,
                       commit_done done) = 0;
+  /// Removes the committed offsets of `group`'s `partitions` (tombstones; DeleteGroups,
+  /// OffsetDelete), then calls `done` as commit does.
+  virtual void remove(const std::string& group, const std::vector<storage::topic_partition>& partitions,
+                      int64_t now_ms, commit_done done) = 0;
   /// The committed offsets of `group` among those `query` names (see group_offset_store).
   virtual std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const = 0;
   /// The groups with committed offsets that this node holds (and, in a cluster, serves), sorted.

@@ -90,15 +90,25 @@ void replicated_offsets::close() {
 
 void replicated_offsets::commit(const std::string& group, std::vector<group_offset> offsets, int64_t now_ms,
                                 commit_done done) {
+  std::vector<cluster::offset_update> updates;
+  updates.reserve(offsets.size());
+  for (auto& o : offsets)
+    updates.push_back(to_offset_update(group, o, now_ms));
+  store(group, std::move(updates), now_ms, std::move(done));
+}
+
+void replicated_offsets::remove(const std::string& group, const std::vector<storage::topic_partition>& partitions,
+                                int64_t now_ms, commit_done done) {
+  store(group, tombstones_of(group, partitions), now_ms, std::move(done));
+}
+
+void replicated_offsets::store(const std::string& group, std::vector<cluster::offset_update> updates,
+                               int64_t now_ms, commit_done done) {
   auto p = partition_of_ ? partition_of_(group) : -1;
   if (p < 0) {
     done(protocol::kafka_error::coordinator_not_available);
     return;
   }
-  std::vector<cluster::offset_update> updates;
-  updates.reserve(offsets.size());
-  for (auto& o : offsets)
-    updates.push_back(to_offset_update(group, o, now_ms));
   std::optional<partition_actor> leader;
   uint64_t generation = 0;
   {

@@ -79,6 +79,8 @@ public:
 
   void commit(const std::string& group, std::vector<group_offset> offsets, int64_t now_ms,
               commit_done done) override;
+  void remove(const std::string& group, const std::vector<storage::topic_partition>& partitions, int64_t now_ms,
+              commit_done done) override;
   std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const override;
   std::vector<std::string> groups() const override;
   result<size_t> expire(int64_t now_ms, int64_t retention_ms, const cluster::group_expiry_probe& probe) override;
@@ -93,6 +95,9 @@ private:
     uint64_t generation = 0;
   };
 
+  // Produces `updates` of `group` to its partition's leader (see append).
+  void store(const std::string& group, std::vector<cluster::offset_update> updates, int64_t now_ms,
+             commit_done done);
   // Produces `updates` to partition `p`'s leader and applies them to the table on success
   // (if the generation still holds), then calls done.
   void append(int32_t p, uint64_t generation, partition_actor leader, std::vector<cluster::offset_update> updates,

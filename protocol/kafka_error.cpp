@@ -58,6 +58,9 @@ const char* to_string(kafka_error e) noexcept {
     case kafka_error::fenced_leader_epoch: return "FENCED_LEADER_EPOCH";
     case kafka_error::unknown_leader_epoch: return "UNKNOWN_LEADER_EPOCH";
     case kafka_error::offset_not_available: return "OFFSET_NOT_AVAILABLE";
+    case kafka_error::non_empty_group: return "NON_EMPTY_GROUP";
+    case kafka_error::group_id_not_found: return "GROUP_ID_NOT_FOUND";
+    case kafka_error::group_subscribed_to_topic: return "GROUP_SUBSCRIBED_TO_TOPIC";
     case kafka_error::unknown_server_error: return "UNKNOWN_SERVER_ERROR";
   }
   return "UNKNOWN_SERVER_ERROR";

@@ -50,6 +50,8 @@ enum class kafka_error : uint8_t {
   invalid_producer_epoch = 47,
   kafka_storage_error = 56,
   unknown_producer_id = 59,
+  non_empty_group = 68,
+  group_id_not_found = 69,
   topic_deletion_disabled = 73,
   fenced_leader_epoch = 74,
   unknown_leader_epoch = 75,
@@ -62,6 +64,7 @@ enum class kafka_error : uint8_t {
   eligible_leaders_not_available = 83,
   election_not_needed = 84,
   no_reassignment_in_progress = 85,
+  group_subscribed_to_topic = 86,
   invalid_record = 87,
   unknown_server_error = 255,
 };

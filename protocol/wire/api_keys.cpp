@@ -1,6 +1,7 @@
 #include "protocol/wire/api_keys.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace cafka::wire {
 
@@ -13,6 +14,9 @@ struct api_info {
   int16_t max_version;
   int16_t first_flexible; ///< Kafka's first flexible version of the API
 };
+
+/// first_flexible of an API that has no flexible version (OffsetDelete).
+constexpr int16_t never_flexible = INT16_MAX;
 
 constexpr api_info apis[] = {
   {api_key::produce, "Produce", 0, 7, 9},
@@ -37,10 +41,12 @@ constexpr api_info apis[] = {
   {api_key::alter_configs, "AlterConfigs", 0, 1, 2},
   {api_key::describe_log_dirs, "DescribeLogDirs", 0, 1, 2},
   {api_key::create_partitions, "CreatePartitions", 0, 3, 2},
+  {api_key::delete_groups, "DeleteGroups", 0, 2, 2},
   {api_key::elect_leaders, "ElectLeaders", 0, 2, 2},
   {api_key::incremental_alter_configs, "IncrementalAlterConfigs", 0, 1, 1},
   {api_key::alter_partition_reassignments, "AlterPartitionReassignments", 0, 0, 0},
   {api_key::list_partition_reassignments, "ListPartitionReassignments", 0, 0, 0},
+  {api_key::offset_delete, "OffsetDelete", 0, 0, never_flexible},
   {api_key::describe_client_quotas, "DescribeClientQuotas", 0, 1, 1},
   {api_key::alter_client_quotas, "AlterClientQuotas", 0, 1, 1},
   {api_key::describe_cluster, "DescribeCluster", 0, 1, 0},

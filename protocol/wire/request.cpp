@@ -47,6 +47,8 @@ bool is_decodable(int16_t key) {
     case api_key::incremental_alter_configs:
     case api_key::describe_cluster:
     case api_key::describe_log_dirs:
+    case api_key::delete_groups:
+    case api_key::offset_delete:
       return true;
     default:
       return false;
@@ -85,6 +87,8 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::incremental_alter_configs: return wrap(decode_incremental_alter_configs_request(body, v));
     case api_key::describe_cluster: return wrap(decode_describe_cluster_request(body, v));
     case api_key::describe_log_dirs: return wrap(decode_describe_log_dirs_request(body, v));
+    case api_key::delete_groups: return wrap(decode_delete_groups_request(body, v));
+    case api_key::offset_delete: return wrap(decode_offset_delete_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

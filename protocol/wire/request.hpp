@@ -9,6 +9,7 @@
 #include "protocol/wire/configs.hpp"
 #include "protocol/wire/create_partitions.hpp"
 #include "protocol/wire/create_topics.hpp"
+#include "protocol/wire/delete_groups.hpp"
 #include "protocol/wire/delete_topics.hpp"
 #include "protocol/wire/describe_cluster.hpp"
 #include "protocol/wire/describe_groups.hpp"
@@ -24,6 +25,7 @@
 #include "protocol/wire/list_offsets.hpp"
 #include "protocol/wire/metadata.hpp"
 #include "protocol/wire/offset_commit.hpp"
+#include "protocol/wire/offset_delete.hpp"
 #include "protocol/wire/offset_fetch.hpp"
 #include "protocol/wire/offset_for_leader_epoch.hpp"
 #include "protocol/wire/partition_reassignments.hpp"
@@ -43,7 +45,8 @@ using decoded_request =
                describe_client_quotas_request, alter_client_quotas_request, elect_leaders_request,
                create_partitions_request, alter_partition_reassignments_request,
                list_partition_reassignments_request, describe_configs_request, alter_configs_request,
-               describe_cluster_request, describe_log_dirs_request>;
+               describe_cluster_request, describe_log_dirs_request, delete_groups_request,
+               offset_delete_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

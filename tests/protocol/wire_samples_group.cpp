@@ -1,5 +1,6 @@
 // One valid request body per version of the consumer-group APIs, shaped like what
-// librdkafka 2.0.2, kafka-python 2.0.2 and kafkajs 2.2.4 send (kafka-wire-notes.md §2d).
+// librdkafka 2.0.2, kafka-python 2.0.2 and kafkajs 2.2.4 send (kafka-wire-notes.md §2d), and
+// of DeleteGroups and OffsetDelete.
 #include "wire_group_hex.hpp"
 #include "wire_samples.hpp"
 
@@ -18,6 +19,8 @@ constexpr int16_t leave_group = 13;
 constexpr int16_t sync_group = 14;
 constexpr int16_t describe_groups = 15;
 constexpr int16_t list_groups = 16;
+constexpr int16_t delete_groups = 42;
+constexpr int16_t offset_delete = 47;
 
 wire_sample sample(int16_t key, int16_t version, const std::string& hex) {
   return {key, version, from_hex(hex)};
@@ -151,6 +154,17 @@ void add_describe_groups(std::vector<wire_sample>& out) {
   out.push_back(sample(describe_groups, 4, "00000002" + group + hex_str("") + "01"));
 }
 
+void add_delete_groups(std::vector<wire_sample>& out) {
+  out.push_back(sample(delete_groups, 0, "00000001" + group));              // librdkafka, kafka-python
+  out.push_back(sample(delete_groups, 1, "00000002" + group + hex_str("other"))); // kafkajs
+  out.push_back(sample(delete_groups, 2, "02 02 67 00"));                   // flexible: compact "g", tags
+}
+
+void add_offset_delete(std::vector<wire_sample>& out) {
+  // librdkafka 2.0.2's DeleteConsumerGroupOffsets: topic "test" partitions 0 and 1.
+  out.push_back(sample(offset_delete, 0, group + "00000001" + hex_str("test") + "00000002 00000000 00000001"));
+}
+
 } // namespace
 
 std::vector<wire_sample> group_request_samples() {
@@ -164,6 +178,8 @@ std::vector<wire_sample> group_request_samples() {
   add_offset_fetch(out);
   add_list_groups(out);
   add_describe_groups(out);
+  add_delete_groups(out);
+  add_offset_delete(out);
   return out;
 }
 
