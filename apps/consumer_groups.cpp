@@ -1,70 +1,56 @@
-// cafka-consumer-groups: list and describe consumer groups, reset their offsets (flags as
-// kafka-consumer-groups.sh).
+// cafka-consumer-groups: list, describe and delete consumer groups, reset and delete their
+// offsets (flags as kafka-consumer-groups.sh), over the brokers' Kafka listeners.
 //
-//   cafka-consumer-groups [--bootstrap-server 127.0.0.1:9192] --list
+//   cafka-consumer-groups [--bootstrap-server 127.0.0.1:9092] --list
 //   cafka-consumer-groups --describe --group G
 //       GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID
 //   cafka-consumer-groups --reset-offsets --group G (--topic T ... | --all-topics)
 //       (--to-earliest | --to-latest | --to-offset N) [--dry-run | --execute]
+//   cafka-consumer-groups --delete --group G
+//   cafka-consumer-groups --delete-offsets --group G --topic T[:P,P...] ...
 //
 // --reset-offsets only plans (prints the new offsets) unless --execute is given, and refuses
 // a group that has members, as Kafka's tool does. --all-topics resets the partitions the group
-// has committed offsets for; --topic every partition of the topic.
+// has committed offsets for; --topic every partition of the topic. --delete removes a group
+// without members and its offsets (DeleteGroups); --delete-offsets the group's offsets of the
+// topics (or of the listed partitions) its members do not consume (OffsetDelete), printing
+// Kafka's TOPIC PARTITION STATUS table.
 //
-// It talks to the node's actors through cafka's client: the node hands out the group's actor,
-// which describes the group and stores the offsets; the topic descriptions give log starts
-// and ends. The table logic is cluster/group_lag.hpp.
-//
-// In a cluster the --bootstrap-server may be any broker. A group lives on the broker that
-// coordinates it: a node that does not answers NOT_COORDINATOR naming that broker, and the
-// tool asks that broker instead (its host:caf.port from the metadata; one hop,
-// client/coordinator_hop.hpp). --list asks every live broker of the metadata for the groups
-// it coordinates and prints the union, as Kafka's tool does; a broker that cannot be reached
-// is named on stderr and left out (the bootstrap broker must answer). Log start and end
-// offsets come from every broker too (each describes the partitions it leads).
-// --describe looks for the group in that union first (asking for a group's actor creates
-// the group).
+// Everything goes through librdkafka's admin API (apps/kafka_admin.hpp), which asks every
+// broker for its groups (--list) and each group's coordinator for the rest. The table logic
+// is cluster/group_lag.hpp.
 //
 // Exit codes: 0 done, 1 the broker refused or could not be reached, 2 a bad argument.
 
 #include <algorithm>
-#include <chrono>
-#include <cinttypes>
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <caf/all.hpp>
-
-#include "actors/errors.hpp"
-#include "actors/group_actor.hpp"
-#include "actors/node_actor.hpp"
-#include "apps/blocking_request.hpp"
+#include "apps/kafka_admin.hpp"
 #include "apps/tool_args.hpp"
-#include "client/client_config.hpp"
-#include "client/connect.hpp"
-#include "client/coordinator_hop.hpp"
 #include "cluster/group_lag.hpp"
+#include "protocol/wire/consumer_protocol.hpp"
 
 using namespace cafka;
-using namespace std::chrono;
-using tools::ask;
-using tools::tell;
 
 namespace {
 
 constexpr const char* tool = "cafka-consumer-groups";
 
 const std::vector<tools::option> options{
-  {"bootstrap-server", "HOST:PORT", "the node's caf.port (default 127.0.0.1:9192)"},
+  {"bootstrap-server", "HOST:PORT", "a broker's Kafka listener (default 127.0.0.1:9092)"},
   {"list", "", "list the consumer groups"},
   {"describe", "", "members, assigned partitions, committed offsets, log end offsets and lag"},
   {"reset-offsets", "", "plan (or with --execute, store) new committed offsets for an inactive group"},
-  {"group", "GROUP", "the group (for --describe and --reset-offsets)"},
-  {"topic", "TOPIC", "--reset-offsets: every partition of this topic", true},
+  {"delete", "", "delete a group without members, with its committed offsets"},
+  {"delete-offsets", "", "delete the group's committed offsets of --topic (TOPIC or TOPIC:P,P...)"},
+  {"group", "GROUP", "the group (for every action but --list)"},
+  {"topic", "TOPIC", "--reset-offsets: every partition of this topic; --delete-offsets: TOPIC[:P,P...]", true},
   {"all-topics", "", "--reset-offsets: every partition the group has committed offsets for"},
   {"to-earliest", "", "--reset-offsets: to each partition's log start offset"},
   {"to-latest", "", "--reset-offsets: to each partition's log end offset"},
@@ -73,105 +59,6 @@ const std::vector<tools::option> options{
   {"execute", "", "--reset-offsets: store the new offsets"},
   {"connect-timeout-ms", "MS", "give up reaching the broker after this long (default 5000)"},
   {"request-timeout-ms", "MS", "give up waiting for an answer after this long (default 30000)"},
-};
-
-struct session {
-  caf::actor_system& sys;
-  node_actor node;
-  milliseconds timeout;
-  milliseconds connect_timeout;
-
-  // The live brokers of the metadata with a caf.port: (id, host, caf.port).
-  std::vector<broker_info> brokers() {
-    auto md = ask<cluster_metadata>(sys, node, timeout, metadata_atom_v, metadata_request{});
-    if (!md)
-      tools::fail(tool, "cannot read the cluster's metadata: " + describe(md.error()));
-    std::vector<broker_info> out;
-    for (auto& b : md->brokers)
-      if (b.caf_port > 0 && b.caf_port <= 65535)
-        out.push_back(b);
-    return out;
-  }
-
-  std::map<int32_t, caf::expected<node_actor>> nodes; ///< by broker id, reached once
-
-  caf::expected<node_actor> node_of(const broker_info& b) {
-    auto it = nodes.find(b.id);
-    if (it == nodes.end())
-      it = nodes.emplace(b.id, client::connect(sys, b.host, static_cast<uint16_t>(b.caf_port), connect_timeout))
-             .first;
-    return it->second;
-  }
-
-  group_actor group(const std::string& id) {
-    auto g = ask<group_actor>(sys, node, timeout, group_coordinator_atom_v, id);
-    if (auto next = g ? std::nullopt : client::coordinator_hint(g.error())) {
-      // Coordinated by another broker: ask it (one hop).
-      for (auto& b : brokers()) {
-        if (b.id != *next)
-          continue;
-        auto there = node_of(b);
-        if (!there)
-          tools::fail(tool, "group '" + id + "' is coordinated by broker " + std::to_string(b.id) + " at " + b.host
-                              + ":" + std::to_string(b.caf_port) + ", which cannot be reached: "
-                              + describe(there.error()));
-        g = ask<group_actor>(sys, *there, timeout, group_coordinator_atom_v, id);
-        break;
-      }
-    }
-    if (!g)
-      tools::fail(tool, "cannot find group '" + id + "': " + describe(g.error()));
-    return *g;
-  }
-
-  cluster::group_description describe_group(const group_actor& g, const std::string& id) {
-    auto d = ask<cluster::group_description>(sys, g, timeout, describe_atom_v);
-    if (!d)
-      tools::fail(tool, "cannot describe group '" + id + "': " + describe(d.error()));
-    return *d;
-  }
-
-  std::map<cluster::topic_partition, int64_t> committed(const group_actor& g, const std::string& id) {
-    auto offsets = ask<std::vector<group_offset>>(sys, g, timeout, fetch_offsets_atom_v, group_offset_query{true, {}});
-    if (!offsets)
-      tools::fail(tool, "cannot fetch the offsets of group '" + id + "': " + describe(offsets.error()));
-    std::map<cluster::topic_partition, int64_t> out;
-    for (auto& o : *offsets)
-      out[o.tp] = o.offset;
-    return out;
-  }
-
-  // Log start and end of every partition of `topics`; unknown topics are left out. In a
-  // cluster a broker describes only the partitions it leads: the others come from the other
-  // brokers (one that cannot be reached leaves its partitions' ends unknown, said on stderr).
-  std::map<cluster::topic_partition, cluster::partition_bounds> bounds(const std::set<std::string>& topics) {
-    std::map<cluster::topic_partition, cluster::partition_bounds> out;
-    auto others = topics.empty() ? std::vector<broker_info>{} : brokers();
-    if (others.size() < 2)
-      others.clear(); // a single node describes every partition itself
-    for (auto& topic : topics) {
-      auto d = ask<topic_description>(sys, node, timeout, describe_atom_v, topic);
-      if (!d && to_kafka_error(d.error()) == kafka_error::unknown_topic_or_partition)
-        continue;
-      if (!d)
-        tools::fail(tool, "cannot describe topic '" + topic + "': " + describe(d.error()));
-      for (auto& p : d->partitions)
-        out[p.tp] = {p.log_start_offset, p.high_watermark};
-      for (auto& b : others) {
-        auto n = node_of(b);
-        auto there = n ? ask<topic_description>(sys, *n, timeout, describe_atom_v, topic)
-                       : caf::expected<topic_description>{n.error()};
-        if (!there) {
-          std::fprintf(stderr, "%s: log ends of broker %d's partitions of '%s' unknown: %s\n", tool, b.id,
-                       topic.c_str(), describe(there.error()).c_str());
-          continue;
-        }
-        for (auto& p : there->partitions)
-          out.emplace(p.tp, cluster::partition_bounds{p.log_start_offset, p.high_watermark});
-      }
-    }
-    return out;
-  }
 };
 
 std::string text_or_dash(const std::optional<int64_t>& x) {
@@ -201,53 +88,83 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
   }
 }
 
-// The groups of every broker (a single node: its own), sorted, without duplicates.
-std::vector<std::string> group_names(session& s) {
-  auto names = ask<std::vector<std::string>>(s.sys, s.node, s.timeout, list_groups_atom_v);
-  if (!names)
-    tools::fail(tool, "cannot list groups: " + describe(names.error()));
-  std::set<std::string> all(names->begin(), names->end());
-  auto brokers = s.brokers();
-  if (brokers.size() > 1) {
-    // Cluster: each broker lists the groups it coordinates. The bootstrap node is one of
-    // them; asking it again through its listed address costs one more request, no harm.
-    for (auto& b : brokers) {
-      auto where = "broker " + std::to_string(b.id) + " at " + b.host + ":" + std::to_string(b.caf_port);
-      auto n = s.node_of(b);
-      auto theirs = n ? ask<std::vector<std::string>>(s.sys, *n, s.timeout, list_groups_atom_v)
-                      : caf::expected<std::vector<std::string>>{n.error()};
-      if (!theirs) {
-        std::fprintf(stderr, "%s: cannot list the groups of %s: %s\n", tool, where.c_str(),
-                     describe(theirs.error()).c_str());
-        continue;
-      }
-      all.insert(theirs->begin(), theirs->end());
-    }
-  }
-  return {all.begin(), all.end()};
+cluster::group_phase phase_of(const std::string& state) {
+  for (auto p : {cluster::group_phase::empty, cluster::group_phase::preparing_rebalance,
+                 cluster::group_phase::completing_rebalance, cluster::group_phase::stable})
+    if (state == cluster::to_string(p))
+      return p;
+  return cluster::group_phase::dead;
 }
 
-int list_groups(session& s) {
-  for (auto& name : group_names(s))
-    std::printf("%s\n", name.c_str());
+// The group as cluster/group_lag.hpp reads it: members' assignments in the consumer protocol.
+cluster::group_description description_of(const tools::group_info& g) {
+  cluster::group_description d;
+  d.state = phase_of(g.state);
+  d.protocol_type = "consumer";
+  d.protocol = g.assignor;
+  for (auto& m : g.members) {
+    wire::consumer_assignment a;
+    std::map<std::string, std::vector<int32_t>> by_topic;
+    for (auto& tp : m.assignment)
+      by_topic[tp.topic].push_back(tp.partition);
+    for (auto& [topic, ps] : by_topic)
+      a.assigned_partitions.push_back({topic, ps});
+    cluster::member_description md;
+    md.member_id = m.member_id;
+    md.client_id = m.client_id;
+    md.client_host = m.host;
+    wire::byte_writer w{md.assignment};
+    wire::encode_consumer_assignment(a, w);
+    d.members.push_back(std::move(md));
+  }
+  return d;
+}
+
+// Log start and end of every partition of `topics`; unknown topics are left out, and a
+// partition whose leader does not answer (said on stderr).
+std::map<cluster::topic_partition, cluster::partition_bounds> bounds(tools::kafka_admin& admin,
+                                                                     const std::set<std::string>& topics) {
+  std::map<cluster::topic_partition, cluster::partition_bounds> out;
+  if (topics.empty())
+    return out;
+  for (auto& t : admin.metadata().topics) {
+    if (topics.count(t.name) == 0 || !t.error.empty())
+      continue;
+    for (auto& p : t.partitions) {
+      try {
+        auto [low, high] = admin.watermarks({t.name, p.id});
+        out[{t.name, p.id}] = {low, high};
+      } catch (const tools::kafka_failure& f) {
+        std::fprintf(stderr, "%s: log end of %s-%d unknown: %s\n", tool, t.name.c_str(), p.id, f.what());
+      }
+    }
+  }
+  return out;
+}
+
+int list_groups(tools::kafka_admin& admin) {
+  for (auto& g : admin.list_groups())
+    std::printf("%s\n", g.id.c_str());
   return 0;
 }
 
-int describe_group(session& s, const std::string& id) {
-  // Asking the node for the group's actor would create the group: look first.
-  auto names = group_names(s);
-  if (!std::binary_search(names.begin(), names.end(), id))
+tools::group_info existing_group(tools::kafka_admin& admin, const std::string& id) {
+  auto g = admin.describe_group(id);
+  if (g.state == "Dead")
     tools::fail(tool, "consumer group '" + id + "' does not exist.");
-  auto g = s.group(id);
-  auto d = s.describe_group(g, id);
-  auto committed = s.committed(g, id);
+  return g;
+}
+
+int describe_group(tools::kafka_admin& admin, const std::string& id) {
+  auto d = description_of(existing_group(admin, id));
+  auto committed = admin.committed_offsets(id);
   std::set<std::string> topics;
   for (auto& [tp, _] : committed)
     topics.insert(tp.topic);
   auto owners = cluster::partition_owners(d);
   for (auto& [tp, _] : owners)
     topics.insert(tp.topic);
-  auto rows = cluster::group_lag(d, committed, s.bounds(topics));
+  auto rows = cluster::group_lag(d, committed, bounds(admin, topics));
   std::printf("Consumer group '%s' is %s with %zu member(s)%s%s.\n\n", id.c_str(), cluster::to_string(d.state),
               d.members.size(), d.protocol.empty() ? "" : ", assignor ", d.protocol.c_str());
   std::vector<std::vector<std::string>> table{
@@ -268,16 +185,16 @@ int describe_group(session& s, const std::string& id) {
   return 0;
 }
 
-int reset_offsets(session& s, const std::string& id, const tools::args& a, cluster::reset_spec spec) {
-  auto g = s.group(id);
-  auto d = s.describe_group(g, id);
-  if (a.has("execute") && !cluster::is_inactive(d.state))
+int reset_offsets(tools::kafka_admin& admin, const std::string& id, const tools::args& a, cluster::reset_spec spec) {
+  auto g = admin.describe_group(id);
+  auto state = phase_of(g.state);
+  if (a.has("execute") && !cluster::is_inactive(state))
     tools::fail(tool, "assignments can only be reset if the group '" + id + "' is inactive, but the current state is "
-                        + cluster::to_string(d.state) + ".");
+                        + g.state + ".");
   std::set<std::string> topics;
   std::vector<cluster::topic_partition> partitions;
   if (a.has("all-topics")) {
-    for (auto& [tp, _] : s.committed(g, id)) {
+    for (auto& [tp, _] : admin.committed_offsets(id)) {
       topics.insert(tp.topic);
       partitions.push_back(tp);
     }
@@ -285,18 +202,18 @@ int reset_offsets(session& s, const std::string& id, const tools::args& a, clust
     for (auto& topic : a.values("topic"))
       topics.insert(topic);
   }
-  auto bounds = s.bounds(topics);
+  auto known = bounds(admin, topics);
   if (!a.has("all-topics")) {
     for (auto& topic : topics) {
       size_t before = partitions.size();
-      for (auto& [tp, _] : bounds)
+      for (auto& [tp, _] : known)
         if (tp.topic == topic)
           partitions.push_back(tp);
       if (partitions.size() == before)
         tools::fail(tool, "topic '" + topic + "' does not exist");
     }
   }
-  auto plan = cluster::plan_reset(partitions, bounds, spec);
+  auto plan = cluster::plan_reset(partitions, known, spec);
   for (auto& tp : plan.unknown)
     std::fprintf(stderr, "%s: skipping %s-%d: the partition does not exist\n", tool, tp.topic.c_str(), tp.partition);
   std::vector<std::vector<std::string>> table{{"GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"}};
@@ -307,22 +224,64 @@ int reset_offsets(session& s, const std::string& id, const tools::args& a, clust
     std::printf("\n(dry run: nothing stored; add --execute to store these offsets)\n");
     return 0;
   }
-  group_offset_commit commit; // from outside the group: no member, generation -1
-  for (auto& [tp, offset] : plan.offsets)
-    commit.offsets.push_back(group_offset{tp, offset, -1, ""});
-  if (auto err = tell(s.sys, g, s.timeout, commit_offsets_atom_v, std::move(commit)))
-    tools::fail(tool, "cannot store the offsets of group '" + id + "': " + describe(err));
+  admin.alter_offsets(id, plan.offsets);
   return 0;
+}
+
+int delete_group(tools::kafka_admin& admin, const std::string& id) {
+  try {
+    admin.delete_group(id);
+  } catch (const tools::kafka_failure& f) {
+    tools::fail(tool, "deletion of group '" + id + "' failed: " + f.what());
+  }
+  std::printf("Deletion of requested consumer groups ('%s') was successful.\n", id.c_str());
+  return 0;
+}
+
+// --delete-offsets: TOPIC (every partition the group committed) or TOPIC:P,P,...
+int delete_offsets(tools::kafka_admin& admin, const std::string& id, const tools::args& a) {
+  std::vector<cluster::topic_partition> partitions;
+  std::optional<std::map<cluster::topic_partition, int64_t>> committed;
+  for (auto& spec : a.values("topic")) {
+    auto colon = spec.find(':');
+    auto topic = spec.substr(0, colon);
+    if (colon == std::string::npos) {
+      if (!committed)
+        committed = admin.committed_offsets(id);
+      for (auto& [tp, _] : *committed)
+        if (tp.topic == topic)
+          partitions.push_back(tp);
+      continue;
+    }
+    for (auto& p : tools::comma_list(spec.substr(colon + 1)))
+      partitions.push_back(
+        {topic, static_cast<int32_t>(tools::parse_integer(p, "--topic partition", 0, std::numeric_limits<int32_t>::max()))});
+  }
+  std::map<cluster::topic_partition, std::string> results;
+  try {
+    results = admin.delete_offsets(id, partitions);
+  } catch (const tools::kafka_failure& f) {
+    tools::fail(tool, "deletion of offsets of group '" + id + "' failed: " + f.what());
+  }
+  std::vector<std::vector<std::string>> table{{"TOPIC", "PARTITION", "STATUS"}};
+  bool failed = false;
+  for (auto& [tp, error] : results) {
+    table.push_back({tp.topic, std::to_string(tp.partition), error.empty() ? "Successful" : "Error: " + error});
+    failed = failed || !error.empty();
+  }
+  print_table(table);
+  return failed ? 1 : 0;
 }
 
 int run_tool(const tools::args& a) {
   // -- everything about the command line is checked before connecting ----------------
   std::vector<std::string> actions;
-  for (auto name : {"list", "describe", "reset-offsets"})
+  for (auto name : {"list", "describe", "reset-offsets", "delete", "delete-offsets"})
     if (a.has(name))
       actions.push_back(name);
   if (actions.size() != 1)
-    throw tools::usage_error("exactly one of --list, --describe, --reset-offsets is required");
+    throw tools::usage_error(
+      "exactly one of --list, --describe, --reset-offsets, --delete, --delete-offsets is required");
   auto action = actions.front();
   auto group = a.value_or("group", "");
   if (action != "list" && group.empty())
@@ -332,8 +291,10 @@ int run_tool(const tools::args& a) {
   std::vector<std::string> reset_only{"topic", "all-topics", "to-earliest", "to-latest", "to-offset", "dry-run",
                                       "execute"};
   for (auto& name : reset_only)
-    if (a.has(name) && action != "reset-offsets")
+    if (a.has(name) && action != "reset-offsets" && !(name == "topic" && action == "delete-offsets"))
       throw tools::usage_error("--" + name + " is only valid with --reset-offsets");
+  if (action == "delete-offsets" && !a.has("topic"))
+    throw tools::usage_error("--delete-offsets needs --topic");
   cluster::reset_spec spec;
   if (action == "reset-offsets") {
     int targets = a.has("to-earliest") + a.has("to-latest") + a.has("to-offset");
@@ -350,27 +311,34 @@ int run_tool(const tools::args& a) {
   }
   auto bootstrap = a.value_or("bootstrap-server", tools::default_bootstrap);
   tools::check_bootstrap(bootstrap);
-  milliseconds connect_timeout{a.integer("connect-timeout-ms", 5000, 1, 3'600'000)};
-  milliseconds timeout{a.integer("request-timeout-ms", 30000, 1, 3'600'000)};
+  auto connect_timeout = static_cast<int>(a.integer("connect-timeout-ms", 5000, 1, 3'600'000));
+  auto timeout = static_cast<int>(a.integer("request-timeout-ms", 30000, 1, 3'600'000));
 
-  // -- the broker ----------------------------------------------------------------------
-  caf::actor_system_config cfg;
-  client::configure_client(cfg);
-  caf::actor_system sys{cfg};
-  auto node = client::connect(sys, bootstrap, connect_timeout);
-  if (!node)
-    tools::fail(tool, "cannot reach broker at " + bootstrap + ": " + describe(node.error()));
-  session s{sys, *node, timeout, connect_timeout, {}};
-  if (action == "list")
-    return list_groups(s);
-  if (action == "describe")
-    return describe_group(s, group);
-  return reset_offsets(s, group, a, spec);
+  // -- the brokers ---------------------------------------------------------------------
+  std::optional<tools::kafka_admin> admin;
+  try {
+    admin.emplace(bootstrap, connect_timeout, timeout);
+  } catch (const tools::kafka_failure& f) {
+    tools::fail(tool, "cannot reach broker at " + bootstrap + ": " + f.what());
+  }
+  try {
+    if (action == "list")
+      return list_groups(*admin);
+    if (action == "describe")
+      return describe_group(*admin, group);
+    if (action == "delete")
+      return delete_group(*admin, group);
+    if (action == "delete-offsets")
+      return delete_offsets(*admin, group, a);
+    return reset_offsets(*admin, group, a, spec);
+  } catch (const tools::kafka_failure& f) {
+    tools::fail(tool, "group '" + group + "': " + f.what());
+  }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  return tools::run(tool, "--list | --describe --group G | --reset-offsets --group G ... [options]", argc, argv,
-                    options, run_tool);
+  return tools::run(tool, "--list | --describe|--delete|--reset-offsets|--delete-offsets --group G ... [options]",
+                    argc, argv, options, run_tool);
 }

@@ -18,8 +18,8 @@
 
 namespace cafka::tools {
 
-/// Where the node's caf.port is unless --bootstrap-server says otherwise.
-inline constexpr const char* default_bootstrap = "127.0.0.1:9192";
+/// The Kafka listener the tools reach unless --bootstrap-server says otherwise.
+inline constexpr const char* default_bootstrap = "127.0.0.1:9092";
 
 /// A bad command line: the tool prints it and exits with 2.
 struct usage_error : std::runtime_error {

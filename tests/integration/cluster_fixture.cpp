@@ -174,14 +174,14 @@ bool cluster_fixture::wait_for_brokers(int32_t via, const std::set<int32_t>& ids
 }
 
 run_result cluster_fixture::create_topic(int32_t via, const std::string& topic, int partitions) {
-  return run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf_address(via), "--create", "--topic",
+  return run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", bootstrap(via), "--create", "--topic",
               topic, "--partitions", std::to_string(partitions), "--replication-factor", "1"},
              "", std::chrono::seconds(60));
 }
 
 run_result cluster_fixture::create_topic(int32_t via, const std::string& topic, int partitions,
                                          int replication_factor, const std::vector<std::string>& configs) {
-  std::vector<std::string> args{CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf_address(via),
+  std::vector<std::string> args{CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", bootstrap(via),
                                 "--create", "--topic", topic, "--partitions", std::to_string(partitions),
                                 "--replication-factor", std::to_string(replication_factor)};
   for (auto& c : configs)

@@ -87,7 +87,7 @@ public:
 
   /// Waits (bounded) until Metadata through `via` lists exactly `ids` as live brokers.
   bool wait_for_brokers(int32_t via, const std::set<int32_t>& ids, std::chrono::milliseconds limit);
-  /// cafka-topics --create through broker `via`'s caf.port; the tool's result.
+  /// cafka-topics --create through broker `via`'s Kafka listener; the tool's result.
   run_result create_topic(int32_t via, const std::string& topic, int partitions);
   /// The same with a replication factor and topic configs ("key=value", one --config each).
   run_result create_topic(int32_t via, const std::string& topic, int partitions, int replication_factor,

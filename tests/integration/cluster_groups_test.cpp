@@ -6,8 +6,8 @@
 // COORDINATOR_NOT_AVAILABLE), it is restarted with the same broker.id and log dir, and
 // kcat -G resumes from the committed offsets: only the new lines come.
 //
-// cafka-consumer-groups through a broker that does NOT coordinate the group: --list merges
-// the groups of every broker, --describe follows NOT_COORDINATOR to the coordinator and
+// cafka-consumer-groups (librdkafka's admin API) through a broker that does NOT coordinate
+// the group: --list merges the groups of every broker, --describe finds the coordinator and
 // shows the committed offsets and lag, and the members of a live kcat -G member.
 //
 // Every wait is bounded (polls with a fixed number of rounds); every process is stopped by
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(the_groups_tool_describes_a_group_through_a_broker_that_doe
   auto other = coordinator == 1 ? 2 : 1;
   auto groups = [&](std::vector<std::string> args) {
     args.insert(args.begin(),
-                {groups_bin, "--bootstrap-server", "127.0.0.1:" + std::to_string(c.broker(other).caf_port())});
+                {groups_bin, "--bootstrap-server", c.broker(other).bootstrap()});
     return cafka::test::run(args);
   };
 

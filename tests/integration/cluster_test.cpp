@@ -568,7 +568,7 @@ BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_new_topics_use_it_and_an_old_topic_gr
   check_all(kcat_consume(c.bootstrap(1), "grown"), {{"grown", {0, 400}}});
 
   // cafka-topics --describe through one broker shows every partition's leader and replicas.
-  auto described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(2),
+  auto described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.bootstrap(2),
                                      "--describe", "--topic", "grown"},
                                     "", 60s);
   BOOST_REQUIRE_MESSAGE(described.code == 0, "cafka-topics --describe: " << show(described));
@@ -597,12 +597,12 @@ BOOST_AUTO_TEST_CASE(a_fourth_broker_joins_new_topics_use_it_and_an_old_topic_gr
   BOOST_TEST(before.flushed(), "librdkafka: " << (before.reports.errors.empty() ? "" : before.reports.errors[0]));
   auto old = wait_until_led(c, 4, "old", 8);
   BOOST_TEST((old.leader_counts("old") == std::map<int32_t, int>{{1, 2}, {2, 2}, {3, 2}, {4, 2}}));
-  auto old_described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(3),
+  auto old_described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.bootstrap(3),
                                          "--describe", "--topic", "old"},
                                         "", 60s);
   BOOST_TEST(old_described.out.find("Topic: old\tPartitionCount: 8") != std::string::npos, show(old_described));
   // Fewer partitions are refused, as Kafka does, with its message.
-  auto fewer = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(4),
+  auto fewer = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.bootstrap(4),
                                  "--alter", "--topic", "old", "--partitions", "4"},
                                 "", 60s);
   BOOST_TEST(fewer.code == 1, show(fewer));
@@ -697,7 +697,7 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
   BOOST_TEST(poll_until(
                [&] {
                  described = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                                               c.caf_address(4), "--describe", "--topic", "moved"},
+                                               c.bootstrap(4), "--describe", "--topic", "moved"},
                                               "", 60s);
                  return end_offsets_total(described.out) == 800;
                },
@@ -736,7 +736,7 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
                                 "", 60s);
   // (Only the under-replicated partitions: their leaders answer, the stopped broker is not asked.)
   auto moving = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                                  c.caf_address(zero.replicas[0]), "--describe", "--topic", "moved",
+                                  c.bootstrap(zero.replicas[0]), "--describe", "--topic", "moved",
                                   "--under-replicated-partitions"},
                                  "", 60s);
   auto in_progress = cafka::test::run({tool, "--bootstrap-server", c.bootstrap(zero.replicas[0]), "--verify",
@@ -770,7 +770,7 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
   BOOST_TEST(poll_until([&] { return folders_of(c.log_dir(1), "moved").empty(); }, 60s),
              "broker 1 still holds replicas of moved");
   BOOST_TEST(c.stop(1) == 0);
-  auto under = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.caf_address(2),
+  auto under = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", c.bootstrap(2),
                                  "--describe", "--topic", "moved", "--under-replicated-partitions"},
                                 "", 60s);
   BOOST_TEST(under.code == 0, show(under));
@@ -778,7 +778,7 @@ BOOST_AUTO_TEST_CASE(a_reassignment_moves_data_onto_a_new_broker_and_removes_the
   BOOST_TEST(poll_until(
     [&] {
       return end_offsets_total(cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                                                 c.caf_address(3), "--describe", "--topic", "moved"},
+                                                 c.bootstrap(3), "--describe", "--topic", "moved"},
                                                 "", 60s)
                                  .out)
              == 800;

@@ -42,7 +42,7 @@ void produce_batch(const cafka::test::server_process& s, const std::string& topi
   for (int i = 0; i < 10; ++i)
     input += prefix + std::string(100, 'x') + std::to_string(i) + "\n";
   auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
-                       "127.0.0.1:" + std::to_string(s.caf_port()), "--topic", topic},
+                       "127.0.0.1:" + std::to_string(s.kafka_port()), "--topic", topic},
                       input, 60s);
   BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
 }
@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(topic_and_broker_configs_change_at_run_time_and_survive_kil
   auto logs = dir.path + "/logs";
   std::optional<cafka::test::server_process> server{std::in_place, logs};
   auto created = run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                      "127.0.0.1:" + std::to_string(server->caf_port()), "--create", "--topic", "cfg",
+                      "127.0.0.1:" + std::to_string(server->kafka_port()), "--create", "--topic", "cfg",
                       "--partitions", "1"});
   BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
   auto topic = std::vector<std::string>{"--entity-type", "topics", "--entity-name", "cfg"};
@@ -164,7 +164,7 @@ BOOST_AUTO_TEST_CASE(kafka_pythons_admin_client_describes_and_alters_configs) {
   cafka::test::scratch_dir dir;
   cafka::test::server_process server{dir.path + "/logs"};
   auto created = run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                      "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic", "py-cfg",
+                      "127.0.0.1:" + std::to_string(server.kafka_port()), "--create", "--topic", "py-cfg",
                       "--partitions", "2", "--config", "segment.bytes=1048576"});
   BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
   auto r = run({"/usr/bin/python3", CAFKA_SOURCE_DIR "/tests/integration/kafka_python_configs.py", "--bootstrap",
@@ -191,11 +191,11 @@ BOOST_AUTO_TEST_CASE(describe_log_dirs_lists_each_partition_in_its_log_dir) {
   auto a = dir.path + "/a", b = dir.path + "/b";
   cafka::test::server_process server{a, {"log.dirs=" + a + "," + b}};
   auto created = run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                      "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic", "dirs", "--partitions",
+                      "127.0.0.1:" + std::to_string(server.kafka_port()), "--create", "--topic", "dirs", "--partitions",
                       "2"});
   BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
   auto produced = run({CAFKA_BINARY_DIR "/bin/cafka-console-producer", "--bootstrap-server",
-                       "127.0.0.1:" + std::to_string(server.caf_port()), "--topic", "dirs"},
+                       "127.0.0.1:" + std::to_string(server.kafka_port()), "--topic", "dirs"},
                       "one\ntwo\nthree\n", 60s);
   BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
   cafka::test::kafka_socket sock{server.kafka_port()};

@@ -1,7 +1,9 @@
 // cafka-consumer-groups against a real cafka-server, with kcat (librdkafka) as the group's
 // consumer: --list, --describe (committed offsets, log ends, lag, members), and
 // --reset-offsets (dry run, --execute to the earliest / a given offset, refused while a
-// member is in the group). Every wait is bounded; nothing asserts on timing.
+// member is in the group), --delete-offsets and --delete (refused while a member consumes;
+// an Empty group loses a partition's offset, then itself). Every wait is bounded; nothing
+// asserts on timing.
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -38,12 +40,12 @@ struct row {
 struct fixture {
   cafka::test::scratch_dir dir;
   cafka::test::server_process server{dir.path + "/logs"};
-  std::string caf_bootstrap = "127.0.0.1:" + std::to_string(server.caf_port());
+  std::string kafka_bootstrap = server.bootstrap();
   const std::string topic = "cg";
   const std::string group = "cg-readers";
 
   run_result groups(std::vector<std::string> args) {
-    args.insert(args.begin(), {groups_bin, "--bootstrap-server", caf_bootstrap});
+    args.insert(args.begin(), {groups_bin, "--bootstrap-server", kafka_bootstrap});
     return run(args);
   }
   run_result kcat(std::vector<std::string> args, const std::string& input = "") {
@@ -89,7 +91,7 @@ struct fixture {
 BOOST_FIXTURE_TEST_SUITE(consumer_groups_tool, fixture)
 
 BOOST_AUTO_TEST_CASE(lists_describes_and_resets_a_kcat_group) {
-  auto created = run({topics_bin, "--bootstrap-server", caf_bootstrap, "--create", "--topic", topic, "--partitions", "3"});
+  auto created = run({topics_bin, "--bootstrap-server", kafka_bootstrap, "--create", "--topic", topic, "--partitions", "3"});
   BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
   produce(0, 30);
   BOOST_TEST(consume() == 30u);
@@ -135,7 +137,7 @@ BOOST_AUTO_TEST_CASE(lists_describes_and_resets_a_kcat_group) {
 }
 
 BOOST_AUTO_TEST_CASE(a_group_with_a_member_is_described_with_it_and_not_reset) {
-  auto created = run({topics_bin, "--bootstrap-server", caf_bootstrap, "--create", "--topic", topic, "--partitions", "2"});
+  auto created = run({topics_bin, "--bootstrap-server", kafka_bootstrap, "--create", "--topic", topic, "--partitions", "2"});
   BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
   produce(0, 10);
   // A member that stays (no -e) until the test kills it.
@@ -163,6 +165,43 @@ BOOST_AUTO_TEST_CASE(a_group_with_a_member_is_described_with_it_and_not_reset) {
   BOOST_TEST(unknown.err.find("does not exist") != std::string::npos, unknown.err);
   auto bad = groups({"--reset-offsets", "--group", group, "--to-earliest", "--execute"});
   BOOST_TEST(bad.code == 2, show(bad)); // neither --topic nor --all-topics
+
+  // While the member reads the topic, neither its offsets nor the group can be deleted.
+  auto subscribed = groups({"--delete-offsets", "--group", group, "--topic", topic + ":0,1"});
+  BOOST_TEST(subscribed.code == 1, show(subscribed));
+  BOOST_TEST(subscribed.out.find("Error: GROUP_SUBSCRIBED_TO_TOPIC") != std::string::npos, show(subscribed));
+  auto busy = groups({"--delete", "--group", group});
+  BOOST_TEST(busy.code == 1, show(busy));
+  BOOST_TEST(busy.err.find("NON_EMPTY_GROUP") != std::string::npos, busy.err);
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_group_loses_offsets_then_itself) {
+  auto created = run({topics_bin, "--bootstrap-server", kafka_bootstrap, "--create", "--topic", topic, "--partitions", "2"});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
+  produce(0, 10);
+  BOOST_TEST(consume() == 10u); // commits both partitions as it leaves: the group is Empty
+  BOOST_REQUIRE_EQUAL(describe().size(), 2u);
+
+  auto one = groups({"--delete-offsets", "--group", group, "--topic", topic + ":0"});
+  BOOST_REQUIRE_MESSAGE(one.code == 0, show(one));
+  BOOST_TEST(one.out.find("Successful") != std::string::npos, one.out);
+  auto rows = describe();
+  BOOST_TEST(rows.size() == 1u);
+  BOOST_TEST(rows.count(1) == 1u); // partition 0's commit is gone
+
+  auto deleted = groups({"--delete", "--group", group});
+  BOOST_REQUIRE_MESSAGE(deleted.code == 0, show(deleted));
+  BOOST_TEST(deleted.out.find("Deletion of requested consumer groups ('" + group + "') was successful.")
+               != std::string::npos,
+             deleted.out);
+  auto listed = groups({"--list"});
+  BOOST_TEST(listed.out.find(group) == std::string::npos, listed.out);
+  BOOST_TEST(groups({"--describe", "--group", group}).err.find("does not exist") != std::string::npos);
+  auto again = groups({"--delete", "--group", group});
+  BOOST_TEST(again.code == 1, show(again));
+  BOOST_TEST(again.err.find("GROUP_ID_NOT_FOUND") != std::string::npos, again.err);
+  // A new consumer of the same group id starts over: nothing committed survives.
+  BOOST_TEST(consume() == 10u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -190,19 +190,25 @@ BOOST_AUTO_TEST_CASE(no_byte_stream_on_any_port_stops_the_broker) {
                                                                                      << "): " << server.output());
   }
   auto caf = "127.0.0.1:" + std::to_string(server.caf_port());
-  auto created = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf, "--create",
-                                   "--topic", "after", "--partitions", "1"},
+  auto native = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-example-producer", "--bootstrap-server=" + caf,
+                                  "--topic=native", "--count=2"},
+                                 "", 60s);
+  BOOST_REQUIRE_MESSAGE(native.code == 0, "cafka's C++ client over caf.port: " << show(native));
+  auto created = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", server.bootstrap(),
+                                   "--create", "--topic", "after", "--partitions", "1"},
                                   "", 60s);
-  BOOST_REQUIRE_MESSAGE(created.code == 0, "cafka's C++ client over caf.port: " << show(created));
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
   auto produced = cafka::test::run({"/usr/bin/kcat", "-b", server.bootstrap(), "-P", "-t", "after"}, "one\ntwo\n", 60s);
   BOOST_REQUIRE_MESSAGE(produced.code == 0, show(produced));
   auto consumed = cafka::test::run(
     {"/usr/bin/kcat", "-b", server.bootstrap(), "-C", "-t", "after", "-o", "beginning", "-c", "2", "-e"}, "", 60s);
   BOOST_REQUIRE_MESSAGE(consumed.code == 0, show(consumed));
   BOOST_TEST(consumed.out == "one\ntwo\n");
-  auto listed = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf, "--list"}, "", 60s);
+  auto listed = cafka::test::run(
+    {CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", server.bootstrap(), "--list"}, "", 60s);
   BOOST_TEST(listed.code == 0, show(listed));
   BOOST_TEST(listed.out.find("after") != std::string::npos);
+  BOOST_TEST(listed.out.find("native") != std::string::npos);
   auto out = server.output();
   BOOST_TEST(out.find("caf.port: closing") != std::string::npos); // one log line per refused connection
   BOOST_TEST(server.stop() == 0, server.output());
@@ -216,8 +222,10 @@ BOOST_AUTO_TEST_CASE(a_configured_secret_admits_only_clients_that_hold_it) {
   std::ofstream(secret) << "integration-secret\n";
   cafka::test::server_process server{dir.path + "/logs", {"caf.secret.file=" + secret}};
   auto caf = "127.0.0.1:" + std::to_string(server.caf_port());
-  auto list = [&] {
-    return cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf, "--list"}, "", 60s);
+  auto list = [&] { // cafka's C++ client over caf.port
+    return cafka::test::run(
+      {CAFKA_BINARY_DIR "/bin/cafka-example-producer", "--bootstrap-server=" + caf, "--topic=secret", "--count=1"}, "",
+      60s);
   };
   auto refused = list(); // the built-in secret
   BOOST_TEST(refused.code != 0);

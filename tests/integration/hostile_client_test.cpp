@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(a_client_that_never_reads_slows_only_itself) {
   cafka::test::scratch_dir dir;
   cafka::test::server_process server{dir.path};
   auto created = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                                   "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic", "steady",
+                                   "127.0.0.1:" + std::to_string(server.kafka_port()), "--create", "--topic", "steady",
                                    "--partitions", "1"},
                                   "", 60s);
   BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));

@@ -65,7 +65,7 @@ void kafka_endpoint::create_topic(const std::string& name, int32_t partitions) {
     return;
   }
   auto created = run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                      "127.0.0.1:" + std::to_string(server_->caf_port()), "--create", "--topic", name,
+                      "127.0.0.1:" + std::to_string(server_->kafka_port()), "--create", "--topic", name,
                       "--partitions", std::to_string(partitions)},
                      "", std::chrono::seconds(60));
   if (created.code != 0)

@@ -70,7 +70,7 @@ struct killed_server {
 
   cafka::test::run_result topics(std::vector<std::string> args) const {
     args.insert(args.begin(), {CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                               "127.0.0.1:" + std::to_string(server->caf_port())});
+                               "127.0.0.1:" + std::to_string(server->kafka_port())});
     return cafka::test::run(args, "", 60s);
   }
 

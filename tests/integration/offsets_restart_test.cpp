@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_offsets_committed_before_a_restart) {
   {
     cafka::test::server_process server{dir.path};
     auto created = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                                     "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic",
+                                     "127.0.0.1:" + std::to_string(server.kafka_port()), "--create", "--topic",
                                      topic, "--partitions", "3"},
                                     "", 60s);
     BOOST_REQUIRE_MESSAGE(created.code == 0, "cafka-topics --create: " << show(created));
@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(kcat_resumes_from_offsets_committed_before_a_restart) {
   BOOST_TEST(listed.out.find("__consumer_offsets") == std::string::npos, listed.out);
   // Nor can a client create it as a normal topic over the log the offsets live in.
   auto internal = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server",
-                                    "127.0.0.1:" + std::to_string(server.caf_port()), "--create", "--topic",
+                                    "127.0.0.1:" + std::to_string(server.kafka_port()), "--create", "--topic",
                                     "__consumer_offsets", "--partitions", "1"},
                                    "", 60s);
   BOOST_TEST(internal.code != 0, show(internal));

@@ -95,10 +95,9 @@ BOOST_AUTO_TEST_CASE(a_full_log_dir_goes_offline_and_loses_nothing_acknowledged)
   auto other_dir = dir.path + "/other";
   std::vector<std::string> overrides{"log.dirs=" + disk.path + "," + other_dir, "auto.create.topics.enable=false"};
   auto server = std::make_unique<cafka::test::server_process>(dir.path + "/unused", overrides);
-  auto caf = "127.0.0.1:" + std::to_string(server->caf_port());
   // The first topic's partition goes to the first (small) dir, the next to the other.
   for (auto topic : {"full", "spare"}) {
-    auto created = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", caf, "--create",
+    auto created = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-topics", "--bootstrap-server", server->bootstrap(), "--create",
                                      "--topic", topic, "--partitions", "1"},
                                     "", 60s);
     BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
