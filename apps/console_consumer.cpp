@@ -164,7 +164,7 @@ int run_tool(const tools::args& a) {
   auto connect_timeout = static_cast<int>(a.integer("connect-timeout-ms", 5000, 1, 3'600'000));
   auto group = a.value_or("group", "");
   std::map<std::string, std::string> props{{"bootstrap.servers", bootstrap}, {"client.id", tool},
-                                           {"log_level", "3"}};
+                                           {"log_level", "0"}};
   if (group.empty()) {
     props["enable.auto.commit"] = "false";
     props["group.id"] = "cafka-console-consumer"; // librdkafka wants one; nothing joins or commits

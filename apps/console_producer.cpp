@@ -89,7 +89,7 @@ int run_tool(const tools::args& a) {
   // Shorter than librdkafka's defaults: a tool at a terminal should not wait minutes.
   std::map<std::string, std::string> props{{"bootstrap.servers", bootstrap}, {"client.id", tool},
                                            {"acks", "1"},                     {"request.timeout.ms", "10000"},
-                                           {"message.timeout.ms", "30000"},   {"log_level", "3"},
+                                           {"message.timeout.ms", "30000"},   {"log_level", "0"},
                                            // keys to partitions as Kafka's Java producer (and cafka's client)
                                            {"partitioner", "murmur2_random"}};
   if (a.has("request-required-acks"))
@@ -99,6 +99,8 @@ int run_tool(const tools::args& a) {
       props["compression.type"] = a.value_or(name, "");
   for (auto& [k, v] : tools::key_values(a, "producer-property"))
     props[k] = v;
+  if (auto& acks = props["acks"]; acks != "0" && acks != "1" && acks != "-1" && acks != "all")
+    throw tools::usage_error("acks must be 0, 1, -1 or all, not '" + acks + "'");
   auto connect_timeout = static_cast<int>(a.integer("connect-timeout-ms", 5000, 1, 3'600'000));
 
   outcome out;

@@ -1,6 +1,9 @@
 #include "apps/rdkafka_handle.hpp"
 
 #include "apps/tool_args.hpp"
+#include "protocol/kafka_error.hpp"
+
+#include <string_view>
 
 namespace cafka::tools {
 
@@ -25,6 +28,10 @@ rdkafka_ptr make_rdkafka(rd_kafka_type_t type, const std::map<std::string, std::
 }
 
 std::string error_name(rd_kafka_resp_err_t err) {
+  // A broker's error by Kafka's name (librdkafka shortens some: UNKNOWN_TOPIC_OR_PART).
+  auto known = protocol::to_string(static_cast<protocol::kafka_error>(err));
+  if (err > 0 && (err == RD_KAFKA_RESP_ERR_UNKNOWN || std::string_view{known} != "UNKNOWN_SERVER_ERROR"))
+    return known;
   std::string name = rd_kafka_err2name(err);
   return name.empty() || name[0] != '_' ? name : name.substr(1);
 }

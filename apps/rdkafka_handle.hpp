@@ -26,7 +26,8 @@ using rdkafka_ptr = std::unique_ptr<rd_kafka_t, rdkafka_destroy>;
 rdkafka_ptr make_rdkafka(rd_kafka_type_t type, const std::map<std::string, std::string>& props,
                          const std::function<void(rd_kafka_conf_t*)>& prepare = {});
 
-/// Kafka's error name of `err` ("TIMED_OUT" for librdkafka's local "_TIMED_OUT").
+/// Kafka's error name of `err` (a broker error as protocol/kafka_error.hpp names it, else
+/// librdkafka's name: "TIMED_OUT" for its local "_TIMED_OUT").
 std::string error_name(rd_kafka_resp_err_t err);
 
 /// Nothing if a broker answered a Metadata request within `timeout_ms`, else why not.
