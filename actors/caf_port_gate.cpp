@@ -109,7 +109,7 @@ struct caf_port_gate::impl {
   // True when the peer is done with (admitted or closed).
   bool on_readable(pending_peer& p);
   void refuse(pending_peer& p, const char* why) {
-    log_line("caf.port: closing %s: %s", p.peer.c_str(), why);
+    log_line(log_level::info, log_component::caf_port, "caf.port: closing %s: %s", p.peer.c_str(), why);
     close(p.fd);
   }
 };
@@ -122,7 +122,7 @@ void caf_port_gate::impl::accept_all() {
     if (fd < 0) {
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
         // Out of descriptors: pause accepting instead of spinning on the ready listener.
-        log_line("caf.port: accept failed: %s; pausing accepts for 100 ms", std::strerror(errno));
+        log_line(log_level::warn, log_component::caf_port, "caf.port: accept failed: %s; pausing accepts for 100 ms", std::strerror(errno));
         accept_paused_until = clock_type::now() + std::chrono::milliseconds(100);
       }
       return; // EAGAIN (all taken), or an aborted connection
@@ -197,7 +197,7 @@ void caf_port_gate::impl::run() {
       fds.push_back({p.fd, POLLIN, 0});
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next - now).count() + 1;
     if (poll(fds.data(), fds.size(), static_cast<int>(wait)) < 0 && errno != EINTR) {
-      log_line("caf.port: poll failed: %s", std::strerror(errno));
+      log_line(log_level::warn, log_component::caf_port, "caf.port: poll failed: %s", std::strerror(errno));
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       continue;
     }
@@ -236,7 +236,7 @@ caf_port_gate::caf_port_gate(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 caf_port_gate::~caf_port_gate() {
   uint64_t one = 1;
   if (write(impl_->wake, &one, sizeof one) < 0)
-    log_line("caf.port: cannot stop the gate: %s", std::strerror(errno));
+    log_line(log_level::warn, log_component::caf_port, "caf.port: cannot stop the gate: %s", std::strerror(errno));
   impl_->thread.join();
   for (auto& p : impl_->pending)
     close(p.fd);

@@ -77,7 +77,7 @@ void check_ownership(self_ptr self) {
 void on_view(self_ptr self, cluster::loaded_view&& loaded) {
   auto& st = self->state;
   for (auto& path : loaded.malformed)
-    log_line("coordinator: skipped malformed znode %s", path.c_str());
+    log_line(log_level::warn, log_component::cluster, "coordinator: skipped malformed znode %s", path.c_str());
   st.pushed.overlay(loaded.view);
   st.view = loaded.view;
   st.ctx.views->publish(std::move(loaded));
@@ -90,7 +90,7 @@ void on_view(self_ptr self, cluster::loaded_view&& loaded) {
   }
   if (controller->broker_id != st.ctx.broker_id) {
     if (st.controller_epoch != 0)
-      log_line("broker %d: no longer the controller (broker %d is, epoch %d)", st.ctx.broker_id, controller->broker_id,
+      log_line(log_level::info, log_component::cluster, "broker %d: no longer the controller (broker %d is, epoch %d)", st.ctx.broker_id, controller->broker_id,
                controller->epoch);
     set_controller_epoch(self, 0);
     return;
@@ -108,7 +108,7 @@ void on_failure(self_ptr self, const char* what, std::error_code ec) {
   auto& st = self->state;
   if (cluster::needs_new_session(ec)) {
     if (!st.session_over)
-      log_line("broker %d: coordinator session ended (%s): no more cluster updates", st.ctx.broker_id,
+      log_line(log_level::info, log_component::cluster, "broker %d: coordinator session ended (%s): no more cluster updates", st.ctx.broker_id,
                ec.message().c_str());
     st.session_over = true;
     set_controller_epoch(self, 0);
@@ -117,7 +117,7 @@ void on_failure(self_ptr self, const char* what, std::error_code ec) {
   if (st.retry_armed)
     return; // one retry covers every failure until it is due
   auto delay = cluster::backoff_delay(retry_backoff, st.failures_in_a_row++);
-  log_line("broker %d: %s failed: %s; retrying in %lld ms", st.ctx.broker_id, what, ec.message().c_str(),
+  log_line(log_level::warn, log_component::cluster, "broker %d: %s failed: %s; retrying in %lld ms", st.ctx.broker_id, what, ec.message().c_str(),
            static_cast<long long>(delay.count()));
   st.retry_armed = true;
   st.reload_wanted = false; // the retry loads
@@ -143,10 +143,10 @@ void register_again(self_ptr self) {
 void on_session_lost(self_ptr self) {
   auto& st = self->state;
   if (st.controller_epoch != 0)
-    log_line("broker %d: coordinator session expired; no longer acting as controller (epoch %d)",
+    log_line(log_level::warn, log_component::cluster, "broker %d: coordinator session expired; no longer acting as controller (epoch %d)",
              st.ctx.broker_id, st.controller_epoch);
   else
-    log_line("broker %d: coordinator session expired", st.ctx.broker_id);
+    log_line(log_level::warn, log_component::cluster, "broker %d: coordinator session expired", st.ctx.broker_id);
   set_controller_epoch(self, 0);
 }
 
@@ -154,7 +154,7 @@ void on_session_lost(self_ptr self) {
 // watches, and elects if /controller is gone).
 void on_session_renewed(self_ptr self, int64_t session) {
   auto& st = self->state;
-  log_line("broker %d: new coordinator session 0x%llx; registering again", st.ctx.broker_id,
+  log_line(log_level::info, log_component::cluster, "broker %d: new coordinator session 0x%llx; registering again", st.ctx.broker_id,
            static_cast<unsigned long long>(session));
   set_controller_epoch(self, 0);
   st.session_over = false;
@@ -219,7 +219,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
           || controller->broker_id != st.ctx.broker_id)
         return; // an older session of this broker holds it: wait until it goes
       set_controller_epoch(self, controller->epoch);
-      log_line("broker %d is the controller (epoch %d)", st.ctx.broker_id, st.controller_epoch);
+      log_line(log_level::info, log_component::cluster, "broker %d is the controller (epoch %d)", st.ctx.broker_id, st.controller_epoch);
       act_as_controller(self);
     },
     [=](states_written& w) {
@@ -231,7 +231,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
         push_decided_states(self);
       }
       if (!w.st)
-        log_line("controller %d: writing partition states: %s; reloading", self->state.ctx.broker_id,
+        log_line(log_level::info, log_component::cluster, "controller %d: writing partition states: %s; reloading", self->state.ctx.broker_id,
                  w.st.error().message().c_str());
       load(self);
     },
@@ -243,7 +243,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
     [=](registered_again& r) {
       auto& st = self->state;
       if (r.outcome) {
-        log_line("broker %d registered again (controller: broker %d)", st.ctx.broker_id, r.outcome->controller_id);
+        log_line(log_level::info, log_component::cluster, "broker %d registered again (controller: broker %d)", st.ctx.broker_id, r.outcome->controller_id);
         load(self);
         return;
       }
@@ -254,7 +254,7 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
       }
       // node_exists: a create whose answer was lost made it already (or another live broker
       // has this id, as at startup); anything else is logged and left to the next renewal.
-      log_line("broker %d: registering again: %s", st.ctx.broker_id, ec.message().c_str());
+      log_line(log_level::info, log_component::cluster, "broker %d: registering again: %s", st.ctx.broker_id, ec.message().c_str());
     },
     [=](create_topic_atom, topic_spec& spec, bool may_forward) {
       return create_topic(self, std::move(spec), may_forward);

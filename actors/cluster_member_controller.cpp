@@ -24,7 +24,7 @@ void act_as_controller(self_ptr self) {
   auto live = st.view.broker_ids();
   auto bounced = st.broker_epochs.bounced(brokers);
   for (auto id : bounced) {
-    log_line("controller %d: broker %d registered again (a new session): handled as failed, then started",
+    log_line(log_level::warn, log_component::cluster, "controller %d: broker %d registered again (a new session): handled as failed, then started",
              st.ctx.broker_id, id);
     live.erase(std::remove(live.begin(), live.end(), id), live.end());
   }
@@ -43,7 +43,7 @@ void act_as_controller(self_ptr self) {
                                                  st.ctx.config.leader_imbalance_per_broker_percentage,
                                                  st.controller_epoch);
     if (!writes.empty())
-      log_line("controller %d: moving %zu leadership(s) back to their preferred replicas", st.ctx.broker_id,
+      log_line(log_level::info, log_component::cluster, "controller %d: moving %zu leadership(s) back to their preferred replicas", st.ctx.broker_id,
                writes.size());
   }
   if (writes.empty() && st.assignments_to_write.empty()) {
@@ -58,13 +58,13 @@ void act_as_controller(self_ptr self) {
   st.decided = writes;
   for (auto& w : writes)
     if (w.unclean)
-      log_line("controller %d: unclean leader election: %s-%d led by broker %d, outside the ISR; records that only "
+      log_line(log_level::warn, log_component::cluster, "controller %d: unclean leader election: %s-%d led by broker %d, outside the ISR; records that only "
                "the old ISR had are lost",
                st.ctx.broker_id, w.topic.c_str(), w.partition, w.state.leader);
   st.writing = true;
   auto assignments = std::move(st.assignments_to_write);
   st.assignments_to_write.clear();
-  log_line("controller %d (epoch %d): writing %zu partition state(s)%s", st.ctx.broker_id, st.controller_epoch,
+  log_line(log_level::info, log_component::cluster, "controller %d (epoch %d): writing %zu partition state(s)%s", st.ctx.broker_id, st.controller_epoch,
            writes.size(),
            assignments.empty() ? "" : (", then " + std::to_string(assignments.size()) + " topic assignment(s)").c_str());
   auto me = caf::actor_cast<caf::actor>(self);
@@ -92,7 +92,7 @@ void take_pushed_states(self_ptr self, const leader_and_isr& m) {
   if (applied == 0)
     return;
   if (m.controller_id != st.ctx.broker_id)
-    log_line("broker %d: %zu partition state(s) from controller %d (epoch %d) applied ahead of the reload",
+    log_line(log_level::info, log_component::cluster, "broker %d: %zu partition state(s) from controller %d (epoch %d) applied ahead of the reload",
              st.ctx.broker_id, applied, m.controller_id, m.controller_epoch);
   st.ctx.views->publish(cluster::loaded_view{st.view, {}});
   caf::anon_send(st.ctx.node, caf::update_atom_v);

@@ -68,7 +68,7 @@ std::vector<cluster::partition_state_write> next_asked_election(self_ptr self) {
       }
       auto& write = std::get<cluster::partition_state_write>(decision);
       if (write.unclean)
-        log_line("controller %d: unclean leader election asked for %s-%d: broker %d leads from outside the ISR; "
+        log_line(log_level::warn, log_component::cluster, "controller %d: unclean leader election asked for %s-%d: broker %d leads from outside the ISR; "
                  "records that only the old ISR had are lost",
                  st.ctx.broker_id, tp.topic.c_str(), tp.partition, write.state.leader);
       asked.results.push_back({tp, 0, ""});
@@ -78,7 +78,7 @@ std::vector<cluster::partition_state_write> next_asked_election(self_ptr self) {
       asked.rp.deliver(std::move(asked.results));
       continue;
     }
-    log_line("controller %d: electing %zu leader(s) as asked (%s)", st.ctx.broker_id, writes.size(),
+    log_line(log_level::info, log_component::cluster, "controller %d: electing %zu leader(s) as asked (%s)", st.ctx.broker_id, writes.size(),
              type == cluster::election_type::unclean ? "unclean" : "preferred");
     st.answering_election = std::move(asked);
     return writes;

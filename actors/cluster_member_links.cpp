@@ -43,7 +43,7 @@ void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, s
     auto now = self->clock().now();
     backoff.failed(now);
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(backoff.not_before() - now);
-    log_line("broker %d: cannot connect to broker %d (%s); no new attempt for %lld ms", self->state.ctx.broker_id, id,
+    log_line(log_level::warn, log_component::cluster, "broker %d: cannot connect to broker %d (%s); no new attempt for %lld ms", self->state.ctx.broker_id, id,
              why.c_str(), static_cast<long long>(wait.count()));
     fail();
   };

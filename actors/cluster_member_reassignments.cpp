@@ -47,7 +47,7 @@ std::vector<cluster::partition_state_write> next_reassignment_writes(self_ptr se
       asked.rp.deliver(std::move(asked.outcomes));
       continue;
     }
-    log_line("controller %d: reassigning partitions of %zu topic(s) as asked", st.ctx.broker_id,
+    log_line(log_level::info, log_component::cluster, "controller %d: reassigning partitions of %zu topic(s) as asked", st.ctx.broker_id,
              plan.assignments.size());
     st.assignments_to_write = std::move(plan.assignments);
     st.answering_reassignment = std::move(asked);
@@ -55,7 +55,7 @@ std::vector<cluster::partition_state_write> next_reassignment_writes(self_ptr se
   }
   auto done = cluster::complete_reassignments(st.view, st.controller_epoch);
   for (auto& a : done.assignments)
-    log_line("controller %d: reassignment of partition(s) of %s caught up: the old replicas go", st.ctx.broker_id,
+    log_line(log_level::info, log_component::cluster, "controller %d: reassignment of partition(s) of %s caught up: the old replicas go", st.ctx.broker_id,
              a.topic.c_str());
   st.assignments_to_write = std::move(done.assignments);
   return std::move(done.states);

@@ -19,11 +19,11 @@ void try_controlled_shutdown(self_ptr self, caf::typed_response_promise<bool> rp
   auto again = [=](const std::string& why) mutable {
     auto& cfg = self->state.ctx.config;
     if (attempt >= cfg.controlled_shutdown_max_retries) {
-      log_line("broker %d: controlled shutdown: %s; stopping anyway", me, why.c_str());
+      log_line(log_level::warn, log_component::cluster, "broker %d: controlled shutdown: %s; stopping anyway", me, why.c_str());
       rp.deliver(false);
       return;
     }
-    log_line("broker %d: controlled shutdown: %s; trying again in %lld ms", me, why.c_str(),
+    log_line(log_level::warn, log_component::cluster, "broker %d: controlled shutdown: %s; trying again in %lld ms", me, why.c_str(),
              static_cast<long long>(cfg.controlled_shutdown_retry_backoff_ms));
     self->delayed_send(self, std::chrono::milliseconds(cfg.controlled_shutdown_retry_backoff_ms),
                        run_here{[=] { try_controlled_shutdown(self, rp, attempt + 1); }});
@@ -40,7 +40,7 @@ void try_controlled_shutdown(self_ptr self, caf::typed_response_promise<bool> rp
       .then(
         [=](int32_t left) mutable {
           if (left == 0) {
-            log_line("broker %d: controlled shutdown: leaderships and ISR memberships moved", me);
+            log_line(log_level::info, log_component::cluster, "broker %d: controlled shutdown: leaderships and ISR memberships moved", me);
             rp.deliver(true);
           } else {
             again(std::to_string(left) + " partition(s) left to move");
@@ -50,12 +50,12 @@ void try_controlled_shutdown(self_ptr self, caf::typed_response_promise<bool> rp
   };
   if (controller->broker_id != me && !self->system().has_middleman()) {
     // An in-process node without CAF's network layer: no retry can reach the controller.
-    log_line("broker %d: controlled shutdown: no network layer to reach controller %d; stopping without it", me,
+    log_line(log_level::info, log_component::cluster, "broker %d: controlled shutdown: no network layer to reach controller %d; stopping without it", me,
              controller->broker_id);
     rp.deliver(false);
     return;
   }
-  log_line("broker %d: controlled shutdown: asking controller %d to move this broker's partitions", me,
+  log_line(log_level::info, log_component::cluster, "broker %d: controlled shutdown: asking controller %d to move this broker's partitions", me,
            controller->broker_id);
   if (controller->broker_id == me) {
     ask(caf::actor_cast<caf::actor>(self));
@@ -84,7 +84,7 @@ caf::result<int32_t> take_shutdown_request(self_ptr self, int32_t id, int64_t br
     return caf::make_error(kafka_error::stale_broker_epoch,
                            "broker " + std::to_string(id) + " is not registered with that broker epoch here (yet)");
   if (st.leaving.emplace(id, broker_epoch).second)
-    log_line("controller %d: broker %d is shutting down: moving its leaderships and ISR memberships",
+    log_line(log_level::info, log_component::cluster, "controller %d: broker %d is shutting down: moving its leaderships and ISR memberships",
              st.ctx.broker_id, id);
   auto rp = self->make_response_promise<int32_t>();
   st.leaving_answers.emplace_back(id, rp);

@@ -89,7 +89,7 @@ caf::typed_response_promise<Reply> at_controller_or_here(self_ptr self, bool may
                   return;
                 }
                 self->state.links.erase(controller); // maybe a stale proxy: connect anew next time
-                log_line("broker %d: forwarding to controller %d failed (%s); writing it here",
+                log_line(log_level::warn, log_component::cluster, "broker %d: forwarding to controller %d failed (%s); writing it here",
                          self->state.ctx.broker_id, controller, describe(err).c_str());
                 direct();
               });
@@ -119,7 +119,7 @@ void write_new_topic(self_ptr self, caf::typed_response_promise<topic_descriptio
                              [me, rp, out, spec, live](status s) mutable {
                                caf::anon_send(me, run_here{[rp, out, spec, live, s]() mutable {
                                  if (s) {
-                                   log_line("created topic %s with %d partition(s)", spec.name.c_str(),
+                                   log_line(log_level::info, log_component::cluster, "created topic %s with %d partition(s)", spec.name.c_str(),
                                             spec.partitions);
                                    rp.deliver(std::move(out));
                                  } else {
@@ -179,7 +179,7 @@ void write_partition_addition(self_ptr self, caf::typed_response_promise<int32_t
       caf::anon_send(me, run_here{[self, rp, req, attempt, s]() mutable {
         using cluster::errc;
         if (s) {
-          log_line("topic %s now has %d partition(s)", req.topic.c_str(), req.count);
+          log_line(log_level::info, log_component::cluster, "topic %s now has %d partition(s)", req.topic.c_str(), req.count);
           rp.deliver(req.count);
         } else if (auto unavailable = coordinator_unavailable(s.error())) {
           rp.deliver(std::move(*unavailable));
@@ -246,10 +246,10 @@ void ensure_offsets_topic(self_ptr self) {
   auto configured = st.ctx.config.offsets_topic_replication_factor;
   auto rf = cluster::replicas_for_offsets_topic(configured, st.view.broker_ids().size());
   if (rf.capped) // as Kafka on a cluster still too small for it
-    log_line("broker %d: warning: %s", st.ctx.broker_id, cluster::capped_replicas_warning(configured, rf).c_str());
+    log_line(log_level::warn, log_component::cluster, "broker %d: warning: %s", st.ctx.broker_id, cluster::capped_replicas_warning(configured, rf).c_str());
   auto placed = cluster::place_new_topic(st.view, name, partitions, rf.count, epoch);
   if (!placed) {
-    log_line("broker %d: placing %s: %s", st.ctx.broker_id, name.c_str(), placed.error().message().c_str());
+    log_line(log_level::info, log_component::cluster, "broker %d: placing %s: %s", st.ctx.broker_id, name.c_str(), placed.error().message().c_str());
     return;
   }
   st.creating_offsets_topic = true;
@@ -259,9 +259,9 @@ void ensure_offsets_topic(self_ptr self) {
                                caf::anon_send(me, run_here{[self, name, partitions, s] {
                                  self->state.creating_offsets_topic = false;
                                  if (s)
-                                   log_line("created %s with %d partition(s)", name.c_str(), partitions);
+                                   log_line(log_level::info, log_component::cluster, "created %s with %d partition(s)", name.c_str(), partitions);
                                  else if (s.error() != cluster::errc::node_exists)
-                                   log_line("creating %s: %s", name.c_str(), s.error().message().c_str());
+                                   log_line(log_level::info, log_component::cluster, "creating %s: %s", name.c_str(), s.error().message().c_str());
                                }});
                              });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 
 #include <caf/all.hpp>
 
@@ -30,6 +31,10 @@ struct group_actor_state {
   uint64_t last_request_id = 0;
   std::map<uint64_t, caf::typed_response_promise<cluster::join_answer>> joins;
   std::map<uint64_t, caf::typed_response_promise<cluster::sync_answer>> syncs;
+  /// What the log has said of the membership: one line per member joining or leaving and
+  /// per new generation.
+  std::set<std::string> logged_members;
+  int32_t logged_generation = 0;
   /// The one pending deadline timer; time_point{} when none is pending.
   clock_type::time_point timer_at{};
   uint64_t timer_id = 0;
@@ -102,7 +107,7 @@ void on_session_gone(self_ptr self, std::error_code ec) {
   st.session_gone = true;
   st.watching = false;
   st.registrations.forget_all();
-  log_line("group '%s': coordinator session ended (%s); members are no longer registered",
+  log_line(log_level::info, log_component::groups, "group '%s': coordinator session ended (%s); members are no longer registered",
            st.group_id.c_str(), ec.message().c_str());
 }
 
@@ -157,7 +162,33 @@ void register_members(self_ptr self) {
 }
 
 // What every handler does after the state machine acted.
+// One log line per membership change since the last call (never per heartbeat or commit).
+void log_membership(self_ptr self) {
+  auto& st = self->state;
+  std::set<std::string> now;
+  for (auto& m : st.group.members()) {
+    now.insert(m.member_id);
+    if (st.logged_members.count(m.member_id) == 0)
+      log_line(log_level::info, log_component::groups, "group '%s': member %s joined (client %s, host %s)",
+               st.group_id.c_str(), m.member_id.c_str(), m.client_id.c_str(), m.client_host.c_str());
+  }
+  for (auto& id : st.logged_members)
+    if (now.count(id) == 0)
+      log_line(log_level::info, log_component::groups, "group '%s': member %s left", st.group_id.c_str(), id.c_str());
+  st.logged_members = std::move(now);
+  if (st.group.generation() != st.logged_generation) {
+    st.logged_generation = st.group.generation();
+    if (st.group.members().empty())
+      log_line(log_level::info, log_component::groups, "group '%s': generation %d, empty", st.group_id.c_str(),
+               st.logged_generation);
+    else
+      log_line(log_level::info, log_component::groups, "group '%s': generation %d with %zu member(s), protocol %s",
+               st.group_id.c_str(), st.logged_generation, st.group.members().size(), st.group.protocol().c_str());
+  }
+}
+
 void after_change(self_ptr self, cluster::group_replies&& replies) {
+  log_membership(self);
   deliver(self, std::move(replies));
   arm_deadline_timer(self);
   register_members(self);
@@ -238,7 +269,7 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
       // Dead first, as Kafka: from here every request is refused while the offsets go. The
       // callbacks may run on another thread: they only deliver the promise.
       after_change(self, st.group.mark_dead());
-      log_line("group '%s': deleted", st.group_id.c_str());
+      log_line(log_level::info, log_component::groups, "group '%s': deleted", st.group_id.c_str());
       auto promise = self->make_response_promise<int16_t>();
       auto offsets = st.offsets;
       auto now = now_ms(self);
@@ -318,7 +349,7 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
       st.session_gone = false;
       st.watching = false;       // the old session's watch is gone (or fires once more: harmless)
       st.folder_ensured = false;
-      log_line("group '%s': coordinator session lost or renewed; registering %zu member(s) again",
+      log_line(log_level::warn, log_component::groups, "group '%s': coordinator session lost or renewed; registering %zu member(s) again",
                st.group_id.c_str(), st.group.members().size());
       register_members(self);
     },

@@ -114,7 +114,7 @@ void forget(listener_ptr self, const std::shared_ptr<kafka_connection>& conn) {
 
 // Closes `conn` with the one log line that says why.
 void close_connection(listener_ptr self, const std::shared_ptr<kafka_connection>& conn, const std::string& why) {
-  log_line("kafka listener %s: closing %s: %s", self->state.listener_name.c_str(), peer_of(self, conn->hdl).c_str(),
+  log_line(log_level::info, log_component::listener, "kafka listener %s: closing %s: %s", self->state.listener_name.c_str(), peer_of(self, conn->hdl).c_str(),
            why.c_str());
   self->close(conn->hdl);
   forget(self, conn);
@@ -288,7 +288,7 @@ void size_socket_buffers(listener_ptr self, caf::io::connection_handle hdl) {
   auto fd = static_cast<int>(hdl.id());
   auto set = [&](int option, int32_t bytes, const char* key) {
     if (bytes > 0 && ::setsockopt(fd, SOL_SOCKET, option, &bytes, sizeof bytes) != 0)
-      log_line("kafka listener %s: %s=%d not applied", self->state.listener_name.c_str(), key, bytes);
+      log_line(log_level::warn, log_component::listener, "kafka listener %s: %s=%d not applied", self->state.listener_name.c_str(), key, bytes);
   };
   set(SO_SNDBUF, self->state.limits.socket_send_buffer_bytes, "socket.send.buffer.bytes");
   set(SO_RCVBUF, self->state.limits.socket_receive_buffer_bytes, "socket.receive.buffer.bytes");
@@ -351,7 +351,7 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
       auto& st = self->state;
       auto ip = self->remote_addr(msg.handle);
       if (auto refused_by = st.limits.connections->admit(ip); !refused_by.empty()) {
-        log_line("kafka listener %s: closing %s:%d: too many connections (%s)", st.listener_name.c_str(),
+        log_line(log_level::warn, log_component::listener, "kafka listener %s: closing %s:%d: too many connections (%s)", st.listener_name.c_str(),
                  ip.c_str(), static_cast<int>(self->remote_port(msg.handle)), refused_by.c_str());
         self->close(msg.handle);
         return;

@@ -67,9 +67,9 @@ result<cluster::registration_result> register_at_start(cluster::coordinator& c, 
     if (r || !may_wait || !(taken || cluster::is_retriable(r.error())) || std::chrono::steady_clock::now() >= give_up)
       return r;
     if (!taken)
-      log_line("registering broker %d: %s; retrying", cfg.broker_id, r.error().message().c_str());
+      log_line(log_level::warn, log_component::cluster, "registering broker %d: %s; retrying", cfg.broker_id, r.error().message().c_str());
     else if (!told_taken)
-      log_line("registering broker %d: another session holds this broker id (this broker's previous run, until "
+      log_line(log_level::warn, log_component::cluster, "registering broker %d: another session holds this broker id (this broker's previous run, until "
                "its session ends, or another broker with the same broker.id); waiting up to %d ms",
                cfg.broker_id, cfg.zookeeper_session_timeout_ms);
     told_taken = told_taken || taken;
@@ -151,8 +151,8 @@ std::shared_ptr<replicated_offsets> make_replicated_offsets(caf::actor_system& s
 
 // Log the states of a cluster session (lost connections, renewals after expiry); tests look
 // for "zookeeper session connected".
-void log_zookeeper_state(cluster::session_state s) { log_line("zookeeper session %s", cluster::to_string(s)); }
-void log_session_state(cluster::session_state s) { log_line("coordinator session %s", cluster::to_string(s)); }
+void log_zookeeper_state(cluster::session_state s) { log_line(log_level::info, log_component::cluster, "zookeeper session %s", cluster::to_string(s)); }
+void log_session_state(cluster::session_state s) { log_line(log_level::info, log_component::cluster, "coordinator session %s", cluster::to_string(s)); }
 
 // The coordinator session: the embedded one without zookeeper.connect, else a ZooKeeper
 // session (its chroot created first), waited for at most zookeeper.session.timeout.ms. The
@@ -183,10 +183,10 @@ result<std::shared_ptr<cluster::coordinator>> open_coordinator(const config::ser
             *first_error = zk.error();
             return nullptr;
           }
-          log_line("zookeeper.connect '%s': %s; trying again", connect.c_str(), zk.error().message().c_str());
+          log_line(log_level::warn, log_component::cluster, "zookeeper.connect '%s': %s; trying again", connect.c_str(), zk.error().message().c_str());
         }
       }
-      log_line("zookeeper session expired: opening a new one");
+      log_line(log_level::warn, log_component::cluster, "zookeeper session expired: opening a new one");
       return std::make_shared<cluster::zookeeper_coordinator>(connect, timeout, std::move(on_state));
     },
     log_zookeeper_state);
@@ -224,7 +224,7 @@ status open_quotas(caf::actor_system& sys, const config::server_config& cfg, nod
     error_text = n.storage->dirs.front()->root() + "/cafka-quotas: " + loaded.error().message();
     return loaded.error();
   } else {
-    log_line("loading the client quotas failed: %s; trying again", loaded.error().message().c_str());
+    log_line(log_level::warn, log_component::quotas, "loading the client quotas failed: %s; trying again", loaded.error().message().c_str());
   }
   n.quota_admin = spawn_quota_admin(sys, n.quotas, store, n.io_worker, cluster_mode ? n.coordinator : nullptr);
   return {};

@@ -98,7 +98,7 @@ void write_registry(self_ptr self, std::function<void(caf::error)> done) {
         done({});
       },
       [done](caf::error& err) {
-        log_line("writing the topic registry failed: %s", describe(err).c_str());
+        log_line(log_level::warn, log_component::cluster, "writing the topic registry failed: %s", describe(err).c_str());
         done(std::move(err));
       });
 }
@@ -117,7 +117,7 @@ void publish_to_coordinator(self_ptr self, const topic_spec& spec) {
   cluster::publish_topic(*ctx.coordinator, name, assignment, state, cluster::topic_config{spec.configs},
                          [name](status st) {
                            if (!st)
-                             log_line("coordinator: publishing topic %s failed: %s", name.c_str(),
+                             log_line(log_level::warn, log_component::cluster, "coordinator: publishing topic %s failed: %s", name.c_str(),
                                       st.error().message().c_str());
                          });
 }
@@ -229,7 +229,7 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
       // Nothing of a topic that could not be opened whole stays behind.
       auto name = spec.name;
       auto err = st.error();
-      log_line("creating topic %s failed at partition %d: %s; removing what was created", name.c_str(), p,
+      log_line(log_level::warn, log_component::cluster, "creating topic %s failed at partition %d: %s; removing what was created", name.c_str(), p,
                err.message().c_str());
       // The failed partition's folder may exist without a log.
       auto failed_folder = ns.dirs[ns.dir_for(tp)]->partition_path(tp);
@@ -237,7 +237,7 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
         self, name,
         [name](caf::error e) {
           if (e)
-            log_line("removing the partial topic %s: %s", name.c_str(), caf::to_string(e).c_str());
+            log_line(log_level::info, log_component::cluster, "removing the partial topic %s: %s", name.c_str(), caf::to_string(e).c_str());
         },
         {failed_folder});
       return to_caf_error(err);
@@ -248,7 +248,7 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
   }
   publish_routes(self);
   publish_to_coordinator(self, spec);
-  log_line("created topic %s with %d partition(s)", spec.name.c_str(), spec.partitions);
+  log_line(log_level::info, log_component::cluster, "created topic %s with %d partition(s)", spec.name.c_str(), spec.partitions);
   return out;
 }
 
@@ -432,7 +432,7 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
                         true)
             .then([](topic_description&) {},
                   [name](caf::error& err) {
-                    log_line("auto-creating topic %s: %s", name.c_str(), describe(err).c_str());
+                    log_line(log_level::info, log_component::cluster, "auto-creating topic %s: %s", name.c_str(), describe(err).c_str());
                   });
           t.error = protocol::wire_code(kafka_error::leader_not_available);
         }
@@ -514,14 +514,14 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
       auto rp = self->make_response_promise<std::string>();
       cluster::unpublish_topic(*self->state.ctx.coordinator, name, ns.topics[name].partitions, [name](status st) {
         if (!st)
-          log_line("coordinator: removing topic %s failed: %s", name.c_str(), st.error().message().c_str());
+          log_line(log_level::warn, log_component::cluster, "coordinator: removing topic %s failed: %s", name.c_str(), st.error().message().c_str());
       });
       remove_topic_locally(self, name, [=](caf::error err) mutable {
         if (err) {
           rp.deliver(std::move(err));
           return;
         }
-        log_line("deleted topic %s", name.c_str());
+        log_line(log_level::info, log_component::cluster, "deleted topic %s", name.c_str());
         rp.deliver(name);
       });
       return rp;

@@ -76,10 +76,10 @@ caf::result<int32_t> add_partitions_alone(self_ptr self, const partition_additio
     cluster::publish_partition_addition(*self->state.ctx.coordinator, topic, addition, cluster::any_version,
                                         [topic](status s) {
                                           if (!s)
-                                            log_line("coordinator: adding partitions of %s failed: %s", topic.c_str(),
+                                            log_line(log_level::warn, log_component::cluster, "coordinator: adding partitions of %s failed: %s", topic.c_str(),
                                                      s.error().message().c_str());
                                         });
-    log_line("topic %s now has %d partition(s)", topic.c_str(), opened);
+    log_line(log_level::info, log_component::cluster, "topic %s now has %d partition(s)", topic.c_str(), opened);
     if (open_status)
       rp.deliver(opened);
     else // the error of the partition that could not be opened

@@ -252,7 +252,7 @@ caf::result<wire::alter_configs_response> alter_configs(self_ptr self, const wir
   if (writes.empty())
     return resp;
   for (auto& w : writes)
-    log_line("broker %d: %s %s configs altered", my_id(self), w.type == topic_type ? "topic" : "broker",
+    log_line(log_level::info, log_component::configs, "broker %d: %s %s configs altered", my_id(self), w.type == topic_type ? "topic" : "broker",
              w.name.empty() ? "<default>" : w.name.c_str());
   auto rp = self->make_response_promise<wire::alter_configs_response>();
   if (clustered(self))
@@ -286,7 +286,7 @@ void apply_configs_of_view(self_ptr self) {
     if (known == ns.topics.end() || known->second.configs == topic.config.entries)
       continue; // logs not opened yet open with the view's configs
     known->second.configs = topic.config.entries;
-    log_line("broker %d: topic %s configs changed", my_id(self), name.c_str());
+    log_line(log_level::info, log_component::configs, "broker %d: topic %s configs changed", my_id(self), name.c_str());
     changed.insert(name);
   }
   config::dynamic_broker_configs dynamic{view.broker_config(std::to_string(my_id(self))),
@@ -294,7 +294,7 @@ void apply_configs_of_view(self_ptr self) {
   bool defaults_changed = !(dynamic == ns.dynamic);
   if (defaults_changed) {
     ns.dynamic = std::move(dynamic);
-    log_line("broker %d: dynamic broker configs changed", my_id(self));
+    log_line(log_level::info, log_component::configs, "broker %d: dynamic broker configs changed", my_id(self));
   }
   if (defaults_changed || !changed.empty()) // the log defaults reach every topic
     apply_log_configs(self, defaults_changed ? nullptr : &changed);
@@ -307,7 +307,7 @@ void apply_configs_of_view(self_ptr self) {
     return;
   if (plan.leader_rate != before.leader_rate || plan.follower_rate != before.follower_rate
       || plan.leader_throttled != before.leader_throttled || plan.follower_throttled != before.follower_throttled)
-    log_line("broker %d: replication throttle: %zu partition(s) as leader at %s, %zu as follower at %s", my_id(self),
+    log_line(log_level::info, log_component::configs, "broker %d: replication throttle: %zu partition(s) as leader at %s, %zu as follower at %s", my_id(self),
              plan.leader_throttled.size(), rate_text(plan.leader_rate).c_str(), plan.follower_throttled.size(),
              rate_text(plan.follower_rate).c_str());
   st.ctx.throttle->replace(std::move(plan));

@@ -18,7 +18,7 @@ namespace {
 constexpr int32_t load_step_bytes = 1 << 20;
 
 void serve_groups(self_ptr self, int32_t p, int64_t end) {
-  log_line("broker %d: coordinating the groups of __consumer_offsets-%d (loaded up to offset %lld)", my_id(self), p,
+  log_line(log_level::info, log_component::groups, "broker %d: coordinating the groups of __consumer_offsets-%d (loaded up to offset %lld)", my_id(self), p,
            static_cast<long long>(end));
   if (auto& groups = self->state.ctx.groups)
     groups->serve_partition(p);
@@ -31,7 +31,7 @@ bool retry_after(self_ptr self, int32_t p, uint64_t generation, const caf::error
   auto& store = self->state.ctx.offsets;
   if (!store || err != caf::sec::request_timeout || !store->still_loading(p, generation))
     return false;
-  log_line("broker %d: loading __consumer_offsets-%d timed out; asking again", my_id(self), p);
+  log_line(log_level::warn, log_component::groups, "broker %d: loading __consumer_offsets-%d timed out; asking again", my_id(self), p);
   return true;
 }
 
@@ -51,7 +51,7 @@ void load_from(self_ptr self, int32_t p, uint64_t generation, partition_actor re
         auto next = store->load(p, generation, r.records);
         if (!next || *next <= offset) {
           // Never serve a partial table: the groups would restart from older offsets.
-          log_line("broker %d: loading __consumer_offsets-%d stopped at offset %lld: %s; its groups are not served",
+          log_line(log_level::warn, log_component::groups, "broker %d: loading __consumer_offsets-%d stopped at offset %lld: %s; its groups are not served",
                    my_id(self), p, static_cast<long long>(offset),
                    next ? "no progress" : next.error().message().c_str());
           return;
@@ -65,7 +65,7 @@ void load_from(self_ptr self, int32_t p, uint64_t generation, partition_actor re
         }
         // The replica closed (the broker lost it): not served until this broker leads the
         // partition again.
-        log_line("broker %d: loading __consumer_offsets-%d failed: %s", my_id(self), p, describe(err).c_str());
+        log_line(log_level::warn, log_component::groups, "broker %d: loading __consumer_offsets-%d failed: %s", my_id(self), p, describe(err).c_str());
       });
 }
 
@@ -78,7 +78,7 @@ void start_load(self_ptr self, int32_t p, uint64_t generation, partition_actor r
               start_load(self, p, generation, replica);
               return;
             }
-            log_line("broker %d: loading __consumer_offsets-%d failed: %s", my_id(self), p, describe(err).c_str());
+            log_line(log_level::warn, log_component::groups, "broker %d: loading __consumer_offsets-%d failed: %s", my_id(self), p, describe(err).c_str());
           });
 }
 
@@ -100,7 +100,7 @@ void leave_offsets_partition(self_ptr self, int32_t p) {
   // Held joins and syncs are answered NOT_COORDINATOR; later requests get it too.
   for (auto& g : groups->release_partition(p))
     self->request(g, partition_request_timeout, caf::close_atom_v)
-      .then([](bool) {}, [](caf::error& err) { log_line("closing a group: %s", describe(err).c_str()); });
+      .then([](bool) {}, [](caf::error& err) { log_line(log_level::info, log_component::groups, "closing a group: %s", describe(err).c_str()); });
 }
 
 } // namespace cafka

@@ -48,7 +48,7 @@ void shut_down_node(caf::event_based_actor* self, std::shared_ptr<stop_steps> st
           .then([=]() mutable { answer(self, rp, true); }, [=](caf::error&) mutable { answer(self, rp, true); });
       },
       [=](caf::error& err) mutable {
-        log_line("shutdown: %s", describe(err).c_str());
+        log_line(log_level::info, log_component::server, "shutdown: %s", describe(err).c_str());
         answer(self, rp, false);
       });
 }
@@ -77,7 +77,7 @@ void close_groups(caf::event_based_actor* self, std::shared_ptr<stop_steps> step
     self->request(g, std::chrono::seconds(10), caf::close_atom_v)
       .then([=](bool) mutable { one_done(); },
             [=](caf::error& err) mutable {
-              log_line("closing a group: %s", describe(err).c_str());
+              log_line(log_level::info, log_component::server, "closing a group: %s", describe(err).c_str());
               one_done();
             });
   }
@@ -113,7 +113,7 @@ caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
         self->request(steps->actor, caf::infinite, controlled_shutdown_atom_v)
           .then([=](bool) mutable { stop_intake(*steps); close_groups(self, steps, rp); },
                 [=](caf::error& err) mutable {
-                  log_line("controlled shutdown: %s", describe(err).c_str());
+                  log_line(log_level::info, log_component::server, "controlled shutdown: %s", describe(err).c_str());
                   stop_intake(*steps);
                   close_groups(self, steps, rp);
                 });

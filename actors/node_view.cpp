@@ -96,7 +96,7 @@ void drop_log(self_ptr self, const topic_partition& tp, const char* why) {
   auto log = it->second.log;
   auto folder = ns.dirs[it->second.dir]->partition_path(tp);
   ns.partitions.erase(it);
-  log_line("broker %d: removing %s-%d (%s)", my_id(self), tp.topic.c_str(), tp.partition, why);
+  log_line(log_level::info, log_component::replication, "broker %d: removing %s-%d (%s)", my_id(self), tp.topic.c_str(), tp.partition, why);
   caf::anon_send(self->state.ctx.io_worker, io_job{[log, folder] {
                    log->close();
                    std::error_code ec;
@@ -136,7 +136,7 @@ void open_log_async(self_ptr self, const topic_partition& tp) {
       [=] {
         self->state.opening.erase(tp);
         if (auto& r = (*opened)->recovery(); r.truncated_bytes > 0 || r.deleted_segments > 0)
-          log_line("broker %d: %s-%d repaired at open: %llu torn or corrupt byte(s) cut, %zu segment(s) after them "
+          log_line(log_level::warn, log_component::storage, "broker %d: %s-%d repaired at open: %llu torn or corrupt byte(s) cut, %zu segment(s) after them "
                    "removed, log end %lld",
                    my_id(self), tp.topic.c_str(), tp.partition, static_cast<unsigned long long>(r.truncated_bytes),
                    r.deleted_segments, static_cast<long long>((*opened)->log_end_offset()));
@@ -146,7 +146,7 @@ void open_log_async(self_ptr self, const topic_partition& tp) {
       },
       [=](caf::error& err) {
         self->state.opening.erase(tp);
-        log_line("broker %d: opening %s-%d failed: %s", my_id(self), tp.topic.c_str(), tp.partition,
+        log_line(log_level::warn, log_component::storage, "broker %d: opening %s-%d failed: %s", my_id(self), tp.topic.c_str(), tp.partition,
                  describe(err).c_str());
       });
 }
@@ -191,7 +191,7 @@ void settle(self_ptr self, const topic_partition& tp) {
     st.roles[tp] = *role;
     if (role->leader == me && !internal(tp))
       st.partitions[tp] = handle;
-    log_line("broker %d: %s %s-%d (leader epoch %d)", me, role->leader == me ? "leading" : "following",
+    log_line(log_level::info, log_component::replication, "broker %d: %s %s-%d (leader epoch %d)", me, role->leader == me ? "leading" : "following",
              tp.topic.c_str(), tp.partition, role->leader_epoch);
     if (role->leader == me && internal(tp))
       lead_offsets_partition(self, tp.partition, handle);
@@ -205,12 +205,12 @@ void settle(self_ptr self, const topic_partition& tp) {
     if (role->leader == me && !was_leader) {
       if (!internal(tp))
         st.partitions[tp] = actor->second;
-      log_line("broker %d: leading %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition, role->leader_epoch);
+      log_line(log_level::info, log_component::replication, "broker %d: leading %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition, role->leader_epoch);
       if (internal(tp))
         lead_offsets_partition(self, tp.partition, actor->second);
     } else if (role->leader != me && was_leader) {
       st.partitions.erase(tp);
-      log_line("broker %d: following %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition,
+      log_line(log_level::info, log_component::replication, "broker %d: following %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition,
                role->leader_epoch);
       if (internal(tp))
         leave_offsets_partition(self, tp.partition);
@@ -223,7 +223,7 @@ void settle(self_ptr self, const topic_partition& tp) {
     st.roles.erase(tp);
     st.partitions.erase(tp);
     st.closing.insert(tp);
-    log_line("broker %d: no longer a replica of %s-%d", me, tp.topic.c_str(), tp.partition);
+    log_line(log_level::info, log_component::replication, "broker %d: no longer a replica of %s-%d", me, tp.topic.c_str(), tp.partition);
     auto again = [=] {
       self->state.closing.erase(tp);
       settle(self, tp);

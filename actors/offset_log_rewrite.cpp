@@ -101,7 +101,7 @@ status offset_log_store::run_rewrite(int32_t p, const std::string& path, const s
     } else {
       // The new log is in place on disk; the next commit to this partition opens it again
       // (or fails), never the old log, whose folder is about to go.
-      log_line("__consumer_offsets-%d: reopening the rewritten log failed: %s", p,
+      log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: reopening the rewritten log failed: %s", p,
                reopened.error().message().c_str());
     }
     ps.table.log_rewritten();
@@ -111,10 +111,10 @@ status offset_log_store::run_rewrite(int32_t p, const std::string& path, const s
   }
   old.reset(); // its files are unlinked with the folder; nothing of it is flushed
   if (auto st = storage::finish_swap(path); !st) {
-    log_line("__consumer_offsets-%d: removing the replaced log failed: %s", p, st.error().message().c_str());
+    log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: removing the replaced log failed: %s", p, st.error().message().c_str());
     return st;
   }
-  log_line("__consumer_offsets-%d: rewritten from offset %lld", p, static_cast<long long>(base_offset));
+  log_line(log_level::info, log_component::groups, "__consumer_offsets-%d: rewritten from offset %lld", p, static_cast<long long>(base_offset));
   return {};
 }
 
@@ -136,7 +136,7 @@ std::error_code offset_log_store::abandon_rewrite(int32_t p, const std::string& 
   if (std::filesystem::exists(path, ec))
     std::filesystem::remove_all(storage::cleaned_path(path), ec);
   if (why != std::errc::operation_canceled)
-    log_line("__consumer_offsets-%d: rewrite abandoned (the old log is kept): %s", p, why.message().c_str());
+    log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: rewrite abandoned (the old log is kept): %s", p, why.message().c_str());
   return why;
 }
 

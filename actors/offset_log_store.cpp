@@ -72,7 +72,7 @@ status offset_log_store::load(int64_t now_ms) {
     if (!repaired)
       return repaired.error();
     if (*repaired != storage::swap_repair::none)
-      log_line("__consumer_offsets-%d: %s an interrupted rewrite", p,
+      log_line(log_level::info, log_component::groups, "__consumer_offsets-%d: %s an interrupted rewrite", p,
                *repaired == storage::swap_repair::finished ? "finished" : "rolled back");
     auto log = dir_.open_log(partition(p), cfg_, now_ms);
     if (!log)
@@ -132,7 +132,7 @@ status offset_log_store::move_strays(int64_t now_ms, std::vector<blocking_job>& 
   }
   if (tombstones.empty())
     return {};
-  log_line("__consumer_offsets: moving the offsets of groups into their partition of %d", options_.partitions);
+  log_line(log_level::info, log_component::groups, "__consumer_offsets: moving the offsets of groups into their partition of %d", options_.partitions);
   for (auto& [home, updates] : copies)
     if (auto st = append_locked(home, updates, now_ms, jobs); !st)
       return st;
@@ -169,7 +169,7 @@ protocol::kafka_error offset_log_store::store(const std::string& group,
     if (closed_)
       return protocol::kafka_error::coordinator_not_available;
     if (auto st = append_locked(p, updates, now_ms, jobs); !st) {
-      log_line("__consumer_offsets-%d: commit of group %s failed: %s", p, group.c_str(),
+      log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: commit of group %s failed: %s", p, group.c_str(),
                st.error().message().c_str());
       return protocol::kafka_error::unknown_server_error;
     }
@@ -291,7 +291,7 @@ offset_log_store::blocking_job offset_log_store::prepare_flush_locked(int32_t p,
     return {};
   auto prepared = ps.log->prepare_flush();
   if (!prepared) {
-    log_line("__consumer_offsets-%d: flush failed: %s", p, prepared.error().message().c_str());
+    log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: flush failed: %s", p, prepared.error().message().c_str());
     return {};
   }
   auto job = std::make_shared<storage::flush_job>(std::move(*prepared));
@@ -308,7 +308,7 @@ offset_log_store::blocking_job offset_log_store::prepare_flush_locked(int32_t p,
         state.log->complete_flush(*job);
     }
     if (ec)
-      log_line("__consumer_offsets-%d: fsync failed: %s", p, ec.message().c_str());
+      log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: fsync failed: %s", p, ec.message().c_str());
     return ec;
   };
 }

@@ -38,9 +38,9 @@ void expire_now(self_ptr self, const pass& p) {
   };
   auto expired = cfg.store->expire(cfg.now_ms(), cfg.retention_ms, probe);
   if (!expired)
-    log_line("__consumer_offsets: expiry failed: %s", expired.error().message().c_str());
+    log_line(log_level::warn, log_component::groups, "__consumer_offsets: expiry failed: %s", expired.error().message().c_str());
   else if (*expired > 0)
-    log_line("__consumer_offsets: %zu committed offset(s) expired", *expired);
+    log_line(log_level::info, log_component::groups, "__consumer_offsets: %zu committed offset(s) expired", *expired);
 }
 
 void start_pass(self_ptr self) {

@@ -184,7 +184,7 @@ void start_flush(self_ptr self) {
     return;
   auto prepared = st.log->prepare_flush();
   if (!prepared) {
-    log_line("partition %s-%d: flush failed: %s", st.ctx.tp.topic.c_str(), st.ctx.tp.partition,
+    log_line(log_level::warn, log_component::storage, "partition %s-%d: flush failed: %s", st.ctx.tp.topic.c_str(), st.ctx.tp.partition,
              prepared.error().message().c_str());
     return;
   }
@@ -201,7 +201,7 @@ void start_flush(self_ptr self) {
       },
       [=](caf::error& err) {
         self->state.flush_in_flight = false;
-        log_line("partition %s-%d: fsync failed: %s%s", self->state.ctx.tp.topic.c_str(),
+        log_line(log_level::warn, log_component::storage, "partition %s-%d: fsync failed: %s%s", self->state.ctx.tp.topic.c_str(),
                  self->state.ctx.tp.partition, describe(err).c_str(),
                  self->state.log->dir_health().offline() ? "; its log dir is offline (writes refused until a restart)"
                                                          : "");
@@ -213,7 +213,7 @@ void start_flush(self_ptr self) {
 caf::error append_failed(const partition_actor_state& st, std::error_code ec) {
   // Later appends are refused with log_dir_offline: only the write that failed is logged.
   if (ec != storage::errc::log_dir_offline && st.log->dir_health().offline())
-    log_line("partition %s-%d: write failed (%s): its log dir is offline; the partitions there refuse writes "
+    log_line(log_level::warn, log_component::storage, "partition %s-%d: write failed (%s): its log dir is offline; the partitions there refuse writes "
              "(KAFKA_STORAGE_ERROR) and keep serving reads until a restart",
              st.ctx.tp.topic.c_str(), st.ctx.tp.partition, ec.message().c_str());
   return to_caf_error(ec);

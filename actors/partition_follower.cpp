@@ -30,7 +30,7 @@ caf::error truncate_log(partition_actor_state& st, int64_t offset, const char* w
     return {};
   if (auto done = st.log->truncate_to(offset); !done)
     return to_caf_error(done.error());
-  log_line("broker %d: %s truncated from %lld to %lld (%s)", st.ctx.broker_id, name_of(st).c_str(),
+  log_line(log_level::info, log_component::replication, "broker %d: %s truncated from %lld to %lld (%s)", st.ctx.broker_id, name_of(st).c_str(),
            static_cast<long long>(end), static_cast<long long>(st.log->log_end_offset()), why);
   clamp_high_watermark(st);
   return {};
@@ -88,7 +88,7 @@ caf::result<replica_position> restart_out_of_range(partition_self self, int64_t 
   if (r.truncate_fully) {
     if (auto done = st.log->truncate_fully_and_start_at(r.fetch_offset); !done)
       return to_caf_error(done.error());
-    log_line("broker %d: %s emptied to start at the leader's log start %lld", st.ctx.broker_id, name_of(st).c_str(),
+    log_line(log_level::info, log_component::replication, "broker %d: %s emptied to start at the leader's log start %lld", st.ctx.broker_id, name_of(st).c_str(),
              static_cast<long long>(r.fetch_offset));
     clamp_high_watermark(st);
   } else if (r.truncate_to >= 0) {

@@ -55,7 +55,7 @@ void write_isr(partition_self self, std::vector<int32_t> isr) {
   if (!st.ctx.coordinator || st.role.state_version < 0 || st.isr_write_in_flight)
     return;
   bool expand = isr.size() > st.role.isr.size();
-  log_line("broker %d: %s ISR %s -> %s (leader epoch %d)", st.ctx.broker_id, name_of(st).c_str(),
+  log_line(log_level::info, log_component::replication, "broker %d: %s ISR %s -> %s (leader epoch %d)", st.ctx.broker_id, name_of(st).c_str(),
            ids_text(st.role.isr).c_str(), ids_text(isr).c_str(), st.role.leader_epoch);
   st.isr_write_in_flight = true;
   st.isr_written_from = st.role.state_version;
@@ -330,7 +330,7 @@ void isr_written(partition_self self, bool ok, std::vector<int32_t> isr) {
     st.role.isr = isr;
     st.maximal_isr = std::move(isr);
   } else {
-    log_line("broker %d: %s: ISR write lost a race (the partition state changed); deciding again on the next view",
+    log_line(log_level::warn, log_component::replication, "broker %d: %s: ISR write lost a race (the partition state changed); deciding again on the next view",
              st.ctx.broker_id, name_of(st).c_str());
     st.isr_write_in_flight = false;
     st.maximal_isr = st.role.isr;

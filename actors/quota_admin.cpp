@@ -85,7 +85,7 @@ void reload(self_ptr self) {
               self->quit();
               return;
             }
-            log_line("reloading the client quotas failed: %s; trying again", describe(err).c_str());
+            log_line(log_level::warn, log_component::quotas, "reloading the client quotas failed: %s; trying again", describe(err).c_str());
             self->delayed_send(self, rearm_delay, reload_atom::value);
           });
 }
@@ -116,7 +116,7 @@ caf::behavior quota_admin(self_ptr self, std::shared_ptr<cluster::client_quota_r
             rp.deliver(alteration->response);
           },
           [rp, req](caf::error& err) mutable {
-            log_line("storing the client quotas failed: %s", describe(err).c_str());
+            log_line(log_level::warn, log_component::quotas, "storing the client quotas failed: %s", describe(err).c_str());
             rp.deliver(cluster::failed_alteration(req, "storing the quotas failed: " + describe(err)));
           });
       return rp;

@@ -99,7 +99,7 @@ void back_off_partition(self_ptr self, followed& f) {
 void lose_leader(self_ptr self, const std::string& why, bool connection_lost) {
   auto& st = self->state;
   if (st.leader) {
-    log_line("broker %d: replica fetcher from broker %d: %s", st.cfg.broker_id, st.cfg.leader_id, why.c_str());
+    log_line(log_level::warn, log_component::replication, "broker %d: replica fetcher from broker %d: %s", st.cfg.broker_id, st.cfg.leader_id, why.c_str());
     if (connection_lost)
       st.lost_leader = caf::actor_cast<caf::weak_actor_ptr>(*st.leader);
     st.leader.reset();
@@ -128,7 +128,7 @@ void connect(self_ptr self) {
   auto mm = caf_port_connector(self->system());
   auto failed = [=](const std::string& why) {
     self->state.connecting = false;
-    log_line("broker %d: cannot reach leader broker %d at %s:%u (%s)", self->state.cfg.broker_id,
+    log_line(log_level::warn, log_component::replication, "broker %d: cannot reach leader broker %d at %s:%u (%s)", self->state.cfg.broker_id,
              self->state.cfg.leader_id, self->state.host.c_str(), static_cast<unsigned>(self->state.port), why.c_str());
     self->state.connect_not_before = self->clock().now() + backoff(self);
     retry_later(self);
@@ -212,7 +212,7 @@ void ask_epoch_end(self_ptr self, const topic_partition& tp, int32_t epoch, int3
         self->request(f->local, local_timeout, truncate_atom_v, answer)
           .then([=](truncation_done& done) { truncated(self, tp, epoch, done); },
                 [=](caf::error& err) {
-                  log_line("broker %d: truncating %s-%d failed: %s", self->state.cfg.broker_id, tp.topic.c_str(),
+                  log_line(log_level::warn, log_component::replication, "broker %d: truncating %s-%d failed: %s", self->state.cfg.broker_id, tp.topic.c_str(),
                            tp.partition, describe(err).c_str());
                   wait_partition(self, tp);
                 });
@@ -260,7 +260,7 @@ void take_answer(self_ptr self, replica_fetch_partition_result& r, int32_t epoch
     done();
   };
   auto failed = [=](caf::error& err) {
-    log_line("broker %d: replicating %s-%d: %s", self->state.cfg.broker_id, tp.topic.c_str(), tp.partition,
+    log_line(log_level::warn, log_component::replication, "broker %d: replicating %s-%d: %s", self->state.cfg.broker_id, tp.topic.c_str(), tp.partition,
              describe(err).c_str());
     if (auto* g = current(self, tp, epoch)) {
       g->state = phase::truncating; // find our position again

@@ -149,7 +149,7 @@ void replicated_offsets::append(int32_t p, uint64_t generation, partition_actor 
           done(protocol::kafka_error::none);
         },
         [=](caf::error& err) {
-          log_line("__consumer_offsets-%d: commit not stored: %s", p, describe(err).c_str());
+          log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: commit not stored: %s", p, describe(err).c_str());
           done(commit_error_of(err));
         });
   });
@@ -203,7 +203,7 @@ result<size_t> replicated_offsets::expire(int64_t now_ms, int64_t retention_ms,
     auto p = e.p;
     append(e.p, e.generation, e.leader, std::move(e.tombstones), now_ms, [p](protocol::kafka_error err) {
       if (err != protocol::kafka_error::none)
-        log_line("__consumer_offsets-%d: expiry not stored (%s); the next pass tries again", p,
+        log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: expiry not stored (%s); the next pass tries again", p,
                  protocol::to_string(err));
     });
   }

@@ -31,12 +31,12 @@ retention_cleaner(retention_cleaner_actor::stateful_pointer<cleaner_state> self,
             [](const retention_report& r) {
               if (r.deleted_segments.empty())
                 return;
-              log_line("retention: %s-%d deleted %zu segment(s), %lld bytes; log start offset now %lld",
+              log_line(log_level::info, log_component::storage, "retention: %s-%d deleted %zu segment(s), %lld bytes; log start offset now %lld",
                        r.tp.topic.c_str(), r.tp.partition, r.deleted_segments.size(),
                        static_cast<long long>(r.deleted_bytes), static_cast<long long>(r.log_start_offset));
             },
             [tp = tp](caf::error& err) {
-              log_line("retention: %s-%d failed: %s", tp.topic.c_str(), tp.partition, describe(err).c_str());
+              log_line(log_level::warn, log_component::storage, "retention: %s-%d failed: %s", tp.topic.c_str(), tp.partition, describe(err).c_str());
             });
       }
       self->delayed_send(self, self->state.cfg.interval, caf::tick_atom_v);

@@ -19,6 +19,7 @@
 #include <caf/io/all.hpp>
 
 #include "actors/caf_port.hpp"
+#include "actors/log_line.hpp"
 #include "actors/node.hpp"
 #include "actors/system_config.hpp"
 #include "config/server_config.hpp"
@@ -65,9 +66,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cafka-server: bad configuration: %s\n", loaded.error().message.c_str());
     return 1;
   }
-  for (auto& w : loaded->warnings)
-    std::fprintf(stderr, "cafka-server: warning: %s\n", w.c_str());
   auto& cfg = loaded->config;
+  cafka::set_log_levels(cfg.logging);
+  using cafka::log_component;
+  using cafka::log_level;
+  for (auto& w : loaded->warnings)
+    cafka::log_line(log_level::warn, log_component::server, "configuration: %s", w.c_str());
   raise_fd_limit();
 
   // Block the stop signals before CAF starts its threads, so only sigwait() sees them.
@@ -81,8 +85,9 @@ int main(int argc, char** argv) {
                                                 : cfg.caf_secret;
   auto caf_host = cafka::config::caf_bind_host(cfg);
   if (caf_host != cfg.listeners.front().host)
-    std::fprintf(stderr, "cafka-server: caf.port listens on %s only: set caf.secret.file for brokers and "
-                         "clients on other hosts\n", caf_host.c_str());
+    cafka::log_line(log_level::warn, log_component::server,
+                    "caf.port listens on %s only: set caf.secret.file for brokers and clients on other hosts",
+                    caf_host.c_str());
 
   caf::actor_system_config sys_cfg;
   cafka::configure_actor_system(sys_cfg);
@@ -98,32 +103,32 @@ int main(int argc, char** argv) {
   std::string error_text;
   auto node = cafka::start_node(sys, cfg, error_text);
   if (!node) {
-    std::fprintf(stderr, "cafka-server: cannot start: %s\n", error_text.c_str());
+    cafka::log_line(log_level::error, log_component::server, "cannot start: %s", error_text.c_str());
     return 1;
   }
   auto published = cafka::publish_on_caf_port(sys, node->actor, caf_host, cfg.caf_port, caf_secret, error_text);
   if (!published) {
-    std::fprintf(stderr, "cafka-server: caf.port %u on %s: %s\n", cfg.caf_port, caf_host.c_str(), error_text.c_str());
+    cafka::log_line(log_level::error, log_component::server, "caf.port %u on %s: %s", cfg.caf_port, caf_host.c_str(),
+                    error_text.c_str());
     cafka::stop_node(sys, *node);
     return 1;
   }
   std::string kafka;
   for (auto& l : node->listeners)
     kafka += "kafka " + l.address.host + ":" + std::to_string(l.address.port) + ", ";
-  std::printf("cafka-server: broker %d listening: %scaf %s:%u (log.dirs %s)\n", cfg.broker_id, kafka.c_str(),
-              caf_host.c_str(), published->port(), cfg.log_dirs.front().c_str());
-  std::fflush(stdout);
+  cafka::log_line(log_level::info, log_component::server, "broker %d listening: %scaf %s:%u (log.dirs %s)",
+                  cfg.broker_id, kafka.c_str(), caf_host.c_str(), published->port(), cfg.log_dirs.front().c_str());
 
   int sig = 0;
   sigwait(&stop_signals, &sig);
-  std::printf("cafka-server: %s received, shutting down\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
-  std::fflush(stdout);
+  cafka::log_line(log_level::info, log_component::server, "%s received, shutting down",
+                  sig == SIGINT ? "SIGINT" : "SIGTERM");
   published.reset();
   auto st = cafka::stop_node(sys, *node);
   if (!st) {
-    std::fprintf(stderr, "cafka-server: shutdown: %s\n", st.error().message().c_str());
+    cafka::log_line(log_level::error, log_component::server, "shutdown: %s", st.error().message().c_str());
     return 1;
   }
-  std::printf("cafka-server: stopped cleanly\n");
+  cafka::log_line(log_level::info, log_component::server, "stopped cleanly");
   return 0;
 }

@@ -22,8 +22,7 @@ rm -rf "$CAFKA_CLUSTER_DIR"
 trap 'scripts/cluster.sh stop >/dev/null' EXIT
 scripts/cluster.sh start 2 >/dev/null
 kafka=127.0.0.1:$((CAFKA_KAFKA_BASE + 1))
-caf=127.0.0.1:$((CAFKA_CAF_BASE + 1))
-build/bin/cafka-topics --bootstrap-server "$caf" --create --topic moving \
+build/bin/cafka-topics --bootstrap-server "$kafka" --create --topic moving \
   --replica-assignment 1 >/dev/null
 build/bin/cafka-perf --bootstrap-server "$kafka" --topic moving --records "$records" --record-size 1000 --acks 1 \
   --phases produce | grep -E '^produce'

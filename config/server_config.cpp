@@ -313,6 +313,29 @@ std::vector<key_spec> make_registry() {
                           "samples of a client quota's rate (the current one and the whole ones before it)"));
   r.push_back(integer_key("quota.window.size.seconds", "1", {1, int_max}, &sc::quota_window_size_seconds,
                           "length of one sample of a client quota's rate"));
+  r.push_back({{"log.level", "INFO", "ERROR, WARN, INFO or DEBUG",
+                "the least severe level the server logs (every component)"},
+               [](std::string_view v, st& s, std::string&) {
+                 auto level = parse_log_level(v);
+                 if (level)
+                   s.cfg.logging.all = *level;
+                 return level.has_value();
+               }});
+  for (size_t i = 0; i < log_component_count; ++i) {
+    auto component = static_cast<log_component>(i);
+    r.push_back({{std::string{"log.level."} + to_string(component), "", "empty (log.level), ERROR, WARN, INFO or DEBUG",
+                  std::string{"log.level for the ["} + to_string(component) + "] lines only"},
+                 [i](std::string_view v, st& s, std::string&) {
+                   if (v.empty()) {
+                     s.cfg.logging.by_component[i].reset();
+                     return true;
+                   }
+                   auto level = parse_log_level(v);
+                   if (level)
+                     s.cfg.logging.by_component[i] = *level;
+                   return level.has_value();
+                 }});
+  }
   r.push_back(integer_key("group.initial.rebalance.delay.ms", "3000", {0, int_max},
                           &sc::group_initial_rebalance_delay_ms,
                           "wait this long for more members before a new group's first rebalance"));
@@ -444,6 +467,7 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.queued_max_request_bytes, c.socket_send_buffer_bytes, c.socket_receive_buffer_bytes,
                     c.max_connections, c.max_connections_per_ip, c.max_connections_per_ip_overrides,
                     c.connections_max_idle_ms, c.quota_window_num, c.quota_window_size_seconds,
+                    c.logging.all, c.logging.by_component,
                     c.group_initial_rebalance_delay_ms, c.group_min_session_timeout_ms,
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_topic_replication_factor,

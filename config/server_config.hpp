@@ -12,6 +12,7 @@
 
 #include "config/error.hpp"
 #include "config/listener.hpp"
+#include "config/log_levels.hpp"
 #include "config/properties_file.hpp"
 
 #include <cstdint>
@@ -121,6 +122,8 @@ struct server_config {
   /// this many samples of this length (docs/quotas.md).
   int32_t quota_window_num = 11;
   int32_t quota_window_size_seconds = 1;
+  /// log.level and log.level.<component> (ERROR, WARN, INFO, DEBUG): what the server logs.
+  log_levels logging;
   /// group.initial.rebalance.delay.ms (>= 0): wait for more members before the first
   /// rebalance of an empty group.
   int32_t group_initial_rebalance_delay_ms = 3000;

@@ -51,8 +51,8 @@ step "starting ZooKeeper and 3 brokers"
 scripts/cluster.sh start 3
 scripts/cluster.sh status
 
-step "creating topic $topic (6 partitions) through broker 1's caf.port"
-"$topics_bin" --bootstrap-server "127.0.0.1:$((CAFKA_CAF_BASE + 1))" --create --topic "$topic" \
+step "creating topic $topic (6 partitions) through broker 1's Kafka listener"
+"$topics_bin" --bootstrap-server "127.0.0.1:$((CAFKA_KAFKA_BASE + 1))" --create --topic "$topic" \
   --partitions 6 --replication-factor 1
 wait_for 60 all_led || die "not every partition has a leader"
 

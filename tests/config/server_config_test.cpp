@@ -133,9 +133,9 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "quota.window.num", "quota.window.size.seconds", "controlled.shutdown.enable",
                     "controlled.shutdown.max.retries", "controlled.shutdown.retry.backoff.ms",
                     "auto.leader.rebalance.enable", "leader.imbalance.check.interval.seconds",
-                    "leader.imbalance.per.broker.percentage"})
+                    "leader.imbalance.per.broker.percentage", "log.level", "log.level.replication"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 58u);
+  BOOST_TEST(names.size() == 68u); // 58 and log.level with its 9 components
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -471,6 +471,16 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"leader.imbalance.per.broker.percentage", "101"},
     {"quota.window.size.seconds", "0"},
     {"caf.secret.file", "/nonexistent/caf.secret"},
+    {"log.level", "LOUD"},
+    {"log.level.server", "0"},
+    {"log.level.listener", "x"},
+    {"log.level.caf.port", "x"},
+    {"log.level.cluster", "x"},
+    {"log.level.replication", "x"},
+    {"log.level.groups", "x"},
+    {"log.level.storage", "x"},
+    {"log.level.quotas", "x"},
+    {"log.level.configs", "x"},
   };
   for (auto& key : known_keys())
     BOOST_TEST(bad.count(key.name) > 0, "no bad value tested for " << key.name);
@@ -517,6 +527,35 @@ BOOST_AUTO_TEST_CASE(values_are_carried_over) {
   BOOST_TEST(l.flush_interval_messages == 7);
   BOOST_TEST(l.flush_interval_ms == 8);
   BOOST_TEST(l.max_message_bytes == 9000);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(log_levels)
+
+BOOST_AUTO_TEST_CASE(log_level_and_one_component_override) {
+  auto d = config_ok("");
+  BOOST_TEST((d.logging.of(cafka::config::log_component::replication) == cafka::config::log_level::info));
+  auto c = config_ok("log.level=warn\nlog.level.replication=DEBUG\nlog.level.caf.port=ERROR\n");
+  using cafka::config::log_component;
+  using cafka::config::log_level;
+  BOOST_TEST((c.logging.of(log_component::server) == log_level::warn));
+  BOOST_TEST((c.logging.of(log_component::replication) == log_level::debug));
+  BOOST_TEST((c.logging.of(log_component::caf_port) == log_level::error));
+  BOOST_TEST(c.logging.enabled(log_level::debug, log_component::replication));
+  BOOST_TEST(!c.logging.enabled(log_level::info, log_component::groups));
+  BOOST_TEST(c.logging.enabled(log_level::warn, log_component::groups));
+  // An empty component level falls back to log.level.
+  auto back = config_ok("log.level=ERROR\nlog.level.groups=\n");
+  BOOST_TEST((back.logging.of(log_component::groups) == log_level::error));
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_level_names_its_key) {
+  BOOST_TEST(build_error("log.level=LOUD\n").message
+             == "log.level: invalid value 'LOUD': expected ERROR, WARN, INFO or DEBUG (line 1)");
+  BOOST_TEST(build_error("log.level.storage=verbose\n").message
+             == "log.level.storage: invalid value 'verbose': expected empty (log.level), ERROR, WARN, INFO or DEBUG "
+                "(line 1)");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
