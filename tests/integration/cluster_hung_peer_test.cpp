@@ -209,7 +209,7 @@ BOOST_AUTO_TEST_CASE(a_stopped_controller_is_noticed_and_serves_again_after_sigc
       caf::scoped_actor self{cs.sys};
       cafka::test::run_result out;
       self->request(node, 120s, cafka::create_topic_atom_v, spec)
-        .receive([&](cafka::topic_description&) {},
+        .receive([&](cafka::topic_description&) { out.code = 0; },
                  [&](caf::error& err) {
                    out.code = 1;
                    out.err = cafka::describe(err);
