@@ -116,12 +116,7 @@ format format_of(const tools::args& a) {
 
 // The topic's partitions (through the admin handle); ends the tool if it cannot be read.
 std::vector<int32_t> partitions_of(const std::string& bootstrap, const std::string& topic, int connect_timeout) {
-  std::optional<tools::kafka_admin> admin;
-  try {
-    admin.emplace(bootstrap, connect_timeout, 30000);
-  } catch (const tools::kafka_failure& f) {
-    tools::fail(tool, "cannot reach broker at " + bootstrap + ": " + f.what());
-  }
+  auto admin = tools::reach_admin(tool, bootstrap, connect_timeout, 30000);
   try {
     for (auto& t : admin->metadata().topics) {
       if (t.name != topic)

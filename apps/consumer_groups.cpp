@@ -315,12 +315,7 @@ int run_tool(const tools::args& a) {
   auto timeout = static_cast<int>(a.integer("request-timeout-ms", 30000, 1, 3'600'000));
 
   // -- the brokers ---------------------------------------------------------------------
-  std::optional<tools::kafka_admin> admin;
-  try {
-    admin.emplace(bootstrap, connect_timeout, timeout);
-  } catch (const tools::kafka_failure& f) {
-    tools::fail(tool, "cannot reach broker at " + bootstrap + ": " + f.what());
-  }
+  auto admin = tools::reach_admin(tool, bootstrap, connect_timeout, timeout);
   try {
     if (action == "list")
       return list_groups(*admin);

@@ -24,18 +24,18 @@ using event = owned<rd_kafka_event_t, rd_kafka_event_destroy>;
 using queue = owned<rd_kafka_queue_t, rd_kafka_queue_destroy>;
 using partition_list = owned<rd_kafka_topic_partition_list_t, rd_kafka_topic_partition_list_destroy>;
 
-[[noreturn]] void fail(rd_kafka_resp_err_t err, const char* message) {
+[[noreturn]] void throw_failure(rd_kafka_resp_err_t err, const char* message) {
   throw kafka_failure(error_name(err), message && *message ? message : rd_kafka_err2str(err));
 }
 
 void check(rd_kafka_resp_err_t err, const char* message = nullptr) {
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR)
-    fail(err, message);
+    throw_failure(err, message);
 }
 
 void check(const rd_kafka_error_t* error) {
   if (error)
-    fail(rd_kafka_error_code(error), rd_kafka_error_string(error));
+    throw_failure(rd_kafka_error_code(error), rd_kafka_error_string(error));
 }
 
 partition_list to_list(const std::vector<storage::topic_partition>& tps) {
@@ -334,6 +334,15 @@ kafka_admin::delete_offsets(const std::string& id, const std::vector<storage::to
       for (int j = 0; j < parts->cnt; ++j)
         out[{parts->elems[j].topic, parts->elems[j].partition}] = parts->elems[j].err ? error_name(parts->elems[j].err) : "";
   return out;
+}
+
+std::unique_ptr<kafka_admin> reach_admin(const char* tool, const std::string& bootstrap, int connect_timeout_ms,
+                                         int request_timeout_ms) {
+  try {
+    return std::make_unique<kafka_admin>(bootstrap, connect_timeout_ms, request_timeout_ms);
+  } catch (const kafka_failure& f) {
+    fail(tool, "cannot reach broker at " + bootstrap + ": " + f.what());
+  }
 }
 
 std::vector<std::vector<int32_t>> parse_replica_assignment(const std::string& text) {

@@ -115,6 +115,11 @@ private:
   std::unique_ptr<impl> impl_;
 };
 
+/// A tool's admin handle for `bootstrap`; ends the tool (exit 1) with "<tool>: cannot reach
+/// broker at <bootstrap>: ..." when no broker answers within `connect_timeout_ms`.
+std::unique_ptr<kafka_admin> reach_admin(const char* tool, const std::string& bootstrap, int connect_timeout_ms,
+                                         int request_timeout_ms);
+
 /// Kafka's --replica-assignment: partitions separated by ',', broker ids by ':'; throws
 /// usage_error on a malformed list.
 std::vector<std::vector<int32_t>> parse_replica_assignment(const std::string& text);
