@@ -2,6 +2,7 @@
 // One client connection of the Kafka listener, and the handle through which a request
 // handler answers: a reserved slot in the connection's response order.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "actors/response_order.hpp"
 #include "cluster/client_quotas.hpp"
+#include "metrics/broker_metrics.hpp"
 #include "protocol/wire/frame_reader.hpp"
 #include "protocol/wire/request_header.hpp"
 
@@ -55,6 +57,7 @@ struct kafka_connection {
   bool unmute_scheduled = false;
   int64_t last_active_ms = 0;
   connection_events* events = nullptr; ///< the listener; cleared when it goes
+  metrics::broker_metrics* metrics = nullptr; ///< the listener's (it outlives the connection's replies' use)
 };
 
 /// The answer to one request. Copyable into asynchronous callbacks; answering after the
@@ -69,7 +72,8 @@ public:
       request_bytes_(request_bytes),
       correlation_id_(header.correlation_id),
       api_key_(header.api_key),
-      version_(header.api_version) {}
+      version_(header.api_version),
+      started_(std::chrono::steady_clock::now()) {}
 
   int16_t version() const noexcept { return version_; }
 
@@ -136,6 +140,10 @@ private:
     });
     if (wrote)
       self_->flush(hdl);
+    if (conn->metrics) // Kafka's TotalTimeMs: from reading the request to its response queued
+      conn->metrics->record_request(
+        api_key_, version_,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count());
     if (conn->events)
       conn->events->answered(*conn, request_bytes_);
   }
@@ -148,6 +156,7 @@ private:
   int16_t api_key_;
   int16_t version_;
   int32_t throttle_ms_ = 0;
+  std::chrono::steady_clock::time_point started_;
 };
 
 } // namespace cafka

@@ -55,6 +55,7 @@ struct listener_state {
   std::map<caf::io::connection_handle, std::shared_ptr<kafka_connection>> conns;
   std::unique_ptr<load_tracker> tracker = std::make_unique<load_tracker>();
   kafka_listener_context limits;
+  metrics::listener_counters* connection_counters = nullptr; ///< null without metrics
 
   ~listener_state() { // replies still held elsewhere must not tell a listener that is gone
     for (auto& [_, conn] : conns) {
@@ -107,6 +108,8 @@ void forget(listener_ptr self, const std::shared_ptr<kafka_connection>& conn) {
   conn->events = nullptr;
   st.tracker->halted.erase(conn->hdl);
   st.limits.connections->release(conn->peer_host.substr(1)); // "/<ip>"
+  if (st.connection_counters)
+    ++st.connection_counters->closed;
   st.conns.erase(conn->hdl);
   forget_connection(st.services, static_cast<uint64_t>(conn->hdl.id()));
   st.tracker->schedule_resume(); // the listener's load went down
@@ -338,13 +341,16 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
   auto& st = self->state;
   st.services = kafka_services{self,      ctx.routes,       std::nullopt,       ctx.broker_id,
                                ctx.now_ms, ctx.producer_ids, make_fetch_polls(), ctx.groups,
-                               address.host, added->second, ctx.quotas, ctx.quota_admin};
+                               address.host, added->second, ctx.quotas, ctx.quota_admin,
+                               ctx.metrics};
   st.listener_name = address.name;
   st.max_request_bytes = ctx.max_request_bytes;
   st.tracker->self = self;
   if (!ctx.connections) // a listener started alone (tests): no connection limits
     ctx.connections = std::make_shared<connection_counts>(INT32_MAX, INT32_MAX, std::map<std::string, int32_t>{});
   st.limits = std::move(ctx);
+  if (st.limits.metrics)
+    st.connection_counters = &st.limits.metrics->listener(address.name);
   self->delayed_send(self, idle_check_interval(st.limits.connections_max_idle_ms), idle_check_atom::value);
   return {
     [=](const caf::io::new_connection_msg& msg) {
@@ -359,6 +365,9 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
       auto conn = std::make_shared<kafka_connection>(msg.handle, st.max_request_bytes);
       conn->peer_host = "/" + ip;
       conn->events = st.tracker.get();
+      conn->metrics = st.limits.metrics.get();
+      if (st.connection_counters)
+        ++st.connection_counters->created;
       conn->last_active_ms = st.limits.now_ms();
       st.conns.emplace(msg.handle, std::move(conn));
       size_socket_buffers(self, msg.handle);

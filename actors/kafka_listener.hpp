@@ -29,6 +29,9 @@ class group_registry;
 namespace cluster {
 class client_quota_registry;
 }
+namespace metrics {
+class broker_metrics;
+}
 
 struct kafka_listener_context {
   std::shared_ptr<routing_table> routes;
@@ -47,6 +50,8 @@ struct kafka_listener_context {
   /// listener without them enforces none and refuses AlterClientQuotas.
   std::shared_ptr<cluster::client_quota_registry> quotas;
   caf::actor quota_admin;
+  /// Requests, errors, bytes and messages per topic, connections; may be null.
+  std::shared_ptr<metrics::broker_metrics> metrics;
 };
 
 /// The listener limits that server.properties sets.

@@ -38,6 +38,8 @@ struct kafka_services {
   /// Client quotas: DescribeClientQuotas reads them, AlterClientQuotas goes to the actor.
   std::shared_ptr<cluster::client_quota_registry> quotas;
   caf::actor quota_admin;
+  /// Bytes and messages per topic, produce and fetch errors; may be null.
+  std::shared_ptr<metrics::broker_metrics> metrics;
 };
 
 /// Makes the registry of waiting fetches for one listener.

@@ -7,6 +7,7 @@
 #include "actors/kafka_countdown.hpp"
 #include "actors/kafka_serve.hpp"
 #include "actors/routing_table.hpp"
+#include "metrics/broker_metrics.hpp"
 #include "protocol/legacy_message_set.hpp"
 
 namespace cafka {
@@ -34,6 +35,11 @@ result<std::vector<char>> batches_to_store(std::vector<char>&& records, int16_t 
   protocol::legacy_conversion_options opts;
   opts.now_ms = now_ms;
   return protocol::convert_legacy_message_set({records.data(), records.size()}, opts);
+}
+
+void count_failure(const std::shared_ptr<metrics::broker_metrics>& metrics, const std::string& topic, int16_t code) {
+  if (metrics)
+    metrics->produce_failed(topic, code);
 }
 
 } // namespace
@@ -64,29 +70,37 @@ void serve(const kafka_services& s, wire::produce_request&& req, const kafka_rep
       auto route = routes->find(topic_partition{topic.name, part.index});
       if (route == routes->end()) {
         out.error_code = protocol::wire_code(s.routes->miss_error(topic_partition{topic.name, part.index}));
+        count_failure(s.metrics, topic.name, out.error_code);
         continue;
       }
       if (!part.records || part.records->empty()) {
         out.error_code = protocol::wire_code(kafka_error::invalid_record);
+        count_failure(s.metrics, topic.name, out.error_code);
         continue;
       }
       auto batches = batches_to_store(std::move(*part.records), version, s.now_ms());
       if (!batches) {
         out.error_code = protocol::wire_code(to_kafka_error(batches.error()));
+        count_failure(s.metrics, topic.name, out.error_code);
         continue;
       }
       done->expect();
+      auto bytes = static_cast<uint64_t>(batches->size());
       s.self->request(route->second, partition_timeout, produce_atom_v, produce_request{req.acks, std::move(*batches), req.timeout_ms})
         .then(
-          [done, t, p](produce_result& r) {
+          [done, t, p, bytes, metrics = s.metrics](produce_result& r) {
             auto& out = done->response.topics[t].partitions[p];
             out.base_offset = r.base_offset;
             out.log_append_time_ms = r.log_append_time;
             out.log_start_offset = r.log_start_offset;
+            if (metrics)
+              metrics->produced(done->response.topics[t].name, static_cast<uint64_t>(r.records), bytes);
             done->arrive();
           },
-          [done, t, p](caf::error& err) {
-            done->response.topics[t].partitions[p].error_code = code_of(err);
+          [done, t, p, metrics = s.metrics](caf::error& err) {
+            auto& out = done->response.topics[t].partitions[p];
+            out.error_code = code_of(err);
+            count_failure(metrics, done->response.topics[t].name, out.error_code);
             done->arrive();
           });
     }

@@ -19,6 +19,7 @@
 #include "actors/errors.hpp"
 #include "actors/kafka_serve.hpp"
 #include "actors/routing_table.hpp"
+#include "metrics/broker_metrics.hpp"
 #include "protocol/batch_header.hpp"
 
 namespace cafka {
@@ -119,6 +120,18 @@ size_t bytes_found(const fetch_poll& poll) {
   return n;
 }
 
+// Per partition answered (not per record: batch headers give the record counts).
+void count_fetched(const kafka_services& s, const wire::fetch_response& response) {
+  if (!s.metrics)
+    return;
+  for (auto& t : response.topics)
+    for (auto& p : t.partitions)
+      if (p.error_code != 0)
+        s.metrics->fetch_failed(t.topic, p.error_code);
+      else
+        s.metrics->fetched(t.topic, protocol::count_records({p.records.data(), p.records.size()}), p.records.size());
+}
+
 bool any_error(const fetch_poll& poll) {
   for (auto& t : poll.response.topics)
     for (auto& p : t.partitions)
@@ -215,6 +228,7 @@ void answer(const kafka_services& s, fetch_poll& poll) {
   if (auto c = s.polls->find_connection(poll.reply.connection_key()); c && c->current.get() == &poll)
     c->current.reset(); // late watch data finds nothing
   apply_max_bytes(poll);
+  count_fetched(s, poll.response);
   // The consumer quota counts the record bytes sent (Kafka: the whole response's size).
   poll.response.throttle_time_ms =
     poll.reply.record_quota(cluster::quota_kind::consumer_byte_rate, static_cast<double>(bytes_found(poll)));

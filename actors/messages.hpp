@@ -51,12 +51,13 @@ struct produce_result {
   int64_t base_offset = -1;     ///< offset of the first record appended
   int64_t log_append_time = -1; ///< -1 unless the topic uses LogAppendTime
   int64_t log_start_offset = 0;
+  int64_t records = 0; ///< records appended (from the batch headers), for the metrics
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, produce_result& x) {
   return f(caf::meta::type_name("produce_result"), x.base_offset, x.log_append_time,
-           x.log_start_offset);
+           x.log_start_offset, x.records);
 }
 
 /// A long poll: answered as soon as min_bytes are available from `offset`, or after

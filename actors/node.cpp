@@ -25,6 +25,7 @@
 #include "cluster/replication_throttle.hpp"
 #include "cluster/embedded_coordinator.hpp"
 #include "config/to_log_config.hpp"
+#include "metrics/broker_metrics.hpp"
 #include "cluster/embedded_store.hpp"
 #include "cluster/errc.hpp"
 #include "cluster/group_coordinator_location.hpp"
@@ -318,6 +319,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     close_node_storage(*n.storage);
     return quotas.error();
   }
+  n.metrics = std::make_shared<metrics::broker_metrics>();
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
   auto connections = std::make_shared<connection_counts>(cfg.max_connections, cfg.max_connections_per_ip,
@@ -330,7 +332,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                now_ms,           ids,           n.groups,
                                read_limits_of(cfg), connections, cfg.connections_max_idle_ms,
                                cfg.socket_send_buffer_bytes, cfg.socket_receive_buffer_bytes,
-                               n.quotas,         n.quota_admin};
+                               n.quotas,         n.quota_admin,  n.metrics};
     auto l = start_kafka_listener(sys, address, std::move(ctx), error_text);
     if (!l) {
       abandon_start(n);
@@ -350,12 +352,13 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                                registration->controller_id, n.groups,
                                                n.views, n.cluster_offsets,
                                                std::make_shared<cluster::replication_throttle>(
-                                                 cfg.quota_window_num, cfg.quota_window_size_seconds * 1000LL)});
+                                                 cfg.quota_window_num, cfg.quota_window_size_seconds * 1000LL),
+                                               n.metrics});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(
     sys, retention_cleaner_config{n.routes, std::chrono::milliseconds(cfg.log_retention_check_interval_ms),
-                                  now_ms});
+                                  now_ms, n.metrics});
   n.offsets_expirer = spawn_offsets_expirer(
     sys, offsets_expirer_config{offsets, n.groups, std::chrono::milliseconds(cfg.offsets_retention_check_interval_ms),
                                 int64_t{cfg.offsets_retention_minutes} * 60 * 1000, now_ms});

@@ -27,6 +27,9 @@
 
 namespace cafka {
 
+namespace metrics {
+class broker_metrics;
+}
 namespace cluster {
 class coordinator;
 class replication_throttle;
@@ -58,6 +61,8 @@ struct node_context {
   /// The replication quotas this broker applies (cluster/replication_throttle.hpp); the node
   /// actor keeps its plan in line with the view, its fetch polls and fetchers consult it.
   std::shared_ptr<cluster::replication_throttle> throttle;
+  /// The broker's counters (metrics/broker_metrics.hpp): its leaders count ISR changes.
+  std::shared_ptr<metrics::broker_metrics> metrics;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);
@@ -86,6 +91,8 @@ struct node {
   std::vector<kafka_listener> listeners;
   /// Cluster mode only: the latest cluster view this broker loaded.
   std::shared_ptr<cluster_view_cache> views;
+  /// What the listeners, leaders and retention count (the metrics endpoint shows them).
+  std::shared_ptr<metrics::broker_metrics> metrics;
 };
 
 /// Milliseconds since the epoch from the system clock.

@@ -51,33 +51,6 @@ std::vector<partition_actor> partitions_of(self_ptr self, const std::string& top
   return out;
 }
 
-// Sends `msg` to every actor in `targets` and calls `done` with every reply, in order,
-// once all arrived (failed ones as errors).
-template <class Reply, class... Msg, class Done>
-void gather(self_ptr self, std::vector<partition_actor> targets, Done done, Msg... msg) {
-  struct pending {
-    std::vector<caf::expected<Reply>> replies;
-    size_t outstanding = 0;
-    std::function<void(std::vector<caf::expected<Reply>>&)> done;
-  };
-  auto acc = std::make_shared<pending>();
-  acc->replies.resize(targets.size(), caf::expected<Reply>{caf::error{}});
-  acc->outstanding = targets.size();
-  acc->done = std::move(done);
-  if (targets.empty()) {
-    acc->done(acc->replies);
-    return;
-  }
-  for (size_t i = 0; i < targets.size(); ++i) {
-    auto finish = [acc] {
-      if (--acc->outstanding == 0)
-        acc->done(acc->replies);
-    };
-    self->request(targets[i], partition_request_timeout, msg...)
-      .then([=](Reply& r) { acc->replies[i] = std::move(r); finish(); },
-            [=](caf::error& e) { acc->replies[i] = std::move(e); finish(); });
-  }
-}
 
 } // namespace
 
@@ -184,6 +157,13 @@ std::optional<std::string> too_many_partitions(int32_t partitions) {
          + std::to_string(lim.rlim_cur) + " file descriptors (RLIMIT_NOFILE); at most " + std::to_string(budget / 3);
 }
 
+std::vector<partition_actor> all_replicas(self_ptr self) {
+  std::vector<partition_actor> out;
+  for (auto& [_, actor] : clustered(self) ? self->state.replicas : self->state.partitions)
+    out.push_back(actor);
+  return out;
+}
+
 namespace {
 
 // Validates and creates a topic: logs, partition actors, routes. The registry file is
@@ -279,13 +259,6 @@ std::chrono::milliseconds checkpoint_interval(self_ptr self) {
   return std::min<std::chrono::milliseconds>(hw, recovery_checkpoint_interval);
 }
 
-// Every local replica: the leaders alone on a single node, leaders and followers in a cluster.
-std::vector<partition_actor> all_replicas(self_ptr self) {
-  std::vector<partition_actor> out;
-  for (auto& [_, actor] : clustered(self) ? self->state.replicas : self->state.partitions)
-    out.push_back(actor);
-  return out;
-}
 
 // Writes recovery-point-offset-checkpoint and replication-offset-checkpoint of every log dir
 // (on the I/O worker) from the replicas' statuses.
@@ -704,6 +677,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     },
     [=](describe_configs_atom, const wire::describe_configs_request& req) { return describe_configs(self, req); },
     [=](describe_log_dirs_atom, wire::describe_log_dirs_request& req) { return describe_log_dirs(self, std::move(req)); },
+    [=](metrics_atom) { return broker_gauges_of(self); },
+    [=](readiness_atom) { return readiness(self); },
     [=](alter_configs_atom, const wire::alter_configs_request& req) { return alter_configs(self, req); },
     [=](reassign_atom, std::vector<std::string>& topics) -> std::vector<partition_move_status> {
       std::vector<partition_move_status> out;

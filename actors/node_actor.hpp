@@ -23,6 +23,7 @@
 #include "actors/messages.hpp"
 #include "actors/partition_actor.hpp"
 #include "actors/replication_messages.hpp"
+#include "metrics/broker_report.hpp"
 #include "protocol/wire/configs.hpp"
 #include "protocol/wire/describe_log_dirs.hpp"
 
@@ -166,7 +167,11 @@ using node_actor = caf::typed_actor<
   caf::replies_to<describe_configs_atom, wire::describe_configs_request>::with<wire::describe_configs_response>,
   caf::replies_to<alter_configs_atom, wire::alter_configs_request>::with<wire::alter_configs_response>,
   /// DescribeLogDirs: every log dir and the local replicas in it (sizes from the partitions).
-  caf::replies_to<describe_log_dirs_atom, wire::describe_log_dirs_request>::with<wire::describe_log_dirs_response>>;
+  caf::replies_to<describe_log_dirs_atom, wire::describe_log_dirs_request>::with<wire::describe_log_dirs_response>,
+  /// The metrics endpoint (actors/metrics_endpoint.hpp), in-process only: the gauges of this
+  /// broker's replicas and of the cluster, and why it is not ready (empty: ready).
+  caf::replies_to<metrics_atom>::with<metrics::broker_gauges>,
+  caf::replies_to<readiness_atom>::with<std::string>>;
 
 } // namespace cafka
 
@@ -176,3 +181,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::alter_configs_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::alter_configs_response)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_log_dirs_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::wire::describe_log_dirs_response)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafka::metrics::broker_gauges)

@@ -54,7 +54,38 @@ struct node_state {
 using self_ptr = node_actor::stateful_pointer<node_state>;
 
 bool clustered(self_ptr self);
+
+// Sends `msg` to every actor in `targets` and calls `done` with every reply, in order,
+// once all arrived (failed ones as errors).
+template <class Reply, class... Msg, class Done>
+void gather(self_ptr self, std::vector<partition_actor> targets, Done done, Msg... msg) {
+  struct pending {
+    std::vector<caf::expected<Reply>> replies;
+    size_t outstanding = 0;
+    std::function<void(std::vector<caf::expected<Reply>>&)> done;
+  };
+  auto acc = std::make_shared<pending>();
+  acc->replies.resize(targets.size(), caf::expected<Reply>{caf::error{}});
+  acc->outstanding = targets.size();
+  acc->done = std::move(done);
+  if (targets.empty()) {
+    acc->done(acc->replies);
+    return;
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    auto finish = [acc] {
+      if (--acc->outstanding == 0)
+        acc->done(acc->replies);
+    };
+    self->request(targets[i], partition_request_timeout, msg...)
+      .then([=](Reply& r) { acc->replies[i] = std::move(r); finish(); },
+            [=](caf::error& e) { acc->replies[i] = std::move(e); finish(); });
+  }
+}
+
 int32_t my_id(self_ptr self);
+/// Every local replica: the leaders alone on a single node, leaders and followers in a cluster.
+std::vector<partition_actor> all_replicas(self_ptr self);
 /// Publishes the routing table: the partitions led here (and, in a cluster, those led
 /// elsewhere and every local replica).
 void publish_routes(self_ptr self);
@@ -75,6 +106,14 @@ std::optional<std::string> too_many_partitions(int32_t partitions);
 caf::result<int32_t> add_partitions_alone(self_ptr self, const partition_addition_request& req);
 /// AlterPartitionReassignments on a single node: only its own replicas are valid targets.
 std::vector<partition_outcome> reassign_alone(self_ptr self, const std::vector<partition_move>& moves);
+
+// -- node_metrics.cpp --
+
+/// The gauges GET /metrics shows of this broker: its local replicas, and the cluster as the
+/// active controller sees it (groups are the endpoint's to add).
+caf::result<metrics::broker_gauges> broker_gauges_of(self_ptr self);
+/// Why this broker is not ready for clients (GET /ready), or empty when it is.
+std::string readiness(self_ptr self);
 
 // -- node_configs.cpp --
 wire::describe_configs_response describe_configs(self_ptr self, const wire::describe_configs_request& req);

@@ -164,7 +164,8 @@ partition_context context_for(self_ptr self, const topic_partition& tp, replica_
                            std::move(role),
                            hw == ns.high_watermarks.end() ? -1 : hw->second,
                            ns.config.replica_lag_time_max_ms,
-                           st.ctx.coordinator};
+                           st.ctx.coordinator,
+                           st.ctx.metrics};
 }
 
 namespace {

@@ -270,7 +270,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       advance_high_watermark(self);
       if (st.log->flush_due(now))
         start_flush(self);
-      produce_result result{info->first_offset, -1, st.log->log_start_offset()};
+      produce_result result{info->first_offset, -1, st.log->log_start_offset(), static_cast<int64_t>(info->records)};
       if (req.acks == -1)
         return await_replication(self, info->last_offset + 1, result, req.timeout_ms);
       return result;

@@ -32,6 +32,10 @@ namespace cafka::cluster {
 class coordinator;
 }
 
+namespace cafka::metrics {
+class broker_metrics;
+}
+
 namespace cafka {
 
 using partition_actor = caf::typed_actor<
@@ -106,6 +110,8 @@ struct partition_context {
   int64_t replica_lag_time_max_ms = 30000;
   /// Where a leader records ISR changes (conditional writes); null on a single node.
   std::shared_ptr<cluster::coordinator> coordinator;
+  /// Counts the ISR changes this leader makes; may be null.
+  std::shared_ptr<metrics::broker_metrics> metrics;
 };
 
 /// Spawns the actor; it shares the log with the node, which closes it after the actor

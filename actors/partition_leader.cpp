@@ -10,6 +10,7 @@
 #include "actors/log_line.hpp"
 #include "actors/partition_actor_state.hpp"
 #include "cluster/cluster_writes.hpp"
+#include "metrics/broker_metrics.hpp"
 #include "cluster/high_watermark.hpp"
 #include "cluster/isr_changes.hpp"
 #include "storage/partition_log.hpp"
@@ -327,6 +328,8 @@ void isr_written(partition_self self, bool ok, std::vector<int32_t> isr) {
   if (!leading(st))
     return;
   if (ok) {
+    if (st.ctx.metrics && isr.size() != st.role.isr.size())
+      ++(isr.size() < st.role.isr.size() ? st.ctx.metrics->isr_shrinks : st.ctx.metrics->isr_expands);
     st.role.isr = isr;
     st.maximal_isr = std::move(isr);
   } else {

@@ -5,6 +5,7 @@
 #include "actors/errors.hpp"
 #include "actors/log_line.hpp"
 #include "actors/routing_table.hpp"
+#include "metrics/broker_metrics.hpp"
 
 namespace cafka {
 
@@ -25,12 +26,19 @@ retention_cleaner(retention_cleaner_actor::stateful_pointer<cleaner_state> self,
   return {
     [=](caf::tick_atom) {
       auto now = self->state.cfg.now_ms();
+      auto metrics = self->state.cfg.metrics;
+      if (metrics)
+        ++metrics->retention_runs;
       for (auto& [tp, partition] : *self->state.cfg.routes->replicas()) {
         self->request(partition, retention_request_timeout, retention_atom_v, now)
           .then(
-            [](const retention_report& r) {
+            [metrics](const retention_report& r) {
               if (r.deleted_segments.empty())
                 return;
+              if (metrics) {
+                metrics->retention_deleted_segments += r.deleted_segments.size();
+                metrics->retention_deleted_bytes += static_cast<uint64_t>(r.deleted_bytes);
+              }
               log_line(log_level::info, log_component::storage, "retention: %s-%d deleted %zu segment(s), %lld bytes; log start offset now %lld",
                        r.tp.topic.c_str(), r.tp.partition, r.deleted_segments.size(),
                        static_cast<long long>(r.deleted_bytes), static_cast<long long>(r.log_start_offset));

@@ -16,6 +16,9 @@
 namespace cafka {
 
 class routing_table;
+namespace metrics {
+class broker_metrics;
+}
 
 using retention_cleaner_actor = caf::typed_actor<
   /// One retention pass (also what the timer sends).
@@ -26,6 +29,8 @@ struct retention_cleaner_config {
   std::chrono::milliseconds interval{300000};
   /// Milliseconds since the epoch; replaceable for simulated time.
   std::function<int64_t()> now_ms;
+  /// Counts passes and what they deleted; may be null.
+  std::shared_ptr<metrics::broker_metrics> metrics;
 };
 
 retention_cleaner_actor spawn_retention_cleaner(caf::actor_system& sys, retention_cleaner_config cfg);

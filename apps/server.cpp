@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <optional>
 #include <cstdio>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@
 
 #include "actors/caf_port.hpp"
 #include "actors/log_line.hpp"
+#include "actors/metrics_endpoint.hpp"
 #include "actors/node.hpp"
 #include "actors/system_config.hpp"
 #include "config/server_config.hpp"
@@ -113,16 +115,33 @@ int main(int argc, char** argv) {
     cafka::stop_node(sys, *node);
     return 1;
   }
+  // The metrics endpoint comes last: /ready may say ready only once the listeners are open.
+  std::optional<cafka::metrics_endpoint> metrics;
+  if (cfg.metrics_listener) {
+    auto started = cafka::start_metrics_endpoint(sys, cfg.metrics_listener->host, cfg.metrics_listener->port,
+                                                 {node->actor, node->groups, node->metrics}, error_text);
+    if (!started) {
+      cafka::log_line(log_level::error, log_component::server, "cannot start: %s", error_text.c_str());
+      published.reset();
+      cafka::stop_node(sys, *node);
+      return 1;
+    }
+    metrics = std::move(*started);
+  }
   std::string kafka;
   for (auto& l : node->listeners)
     kafka += "kafka " + l.address.host + ":" + std::to_string(l.address.port) + ", ";
-  cafka::log_line(log_level::info, log_component::server, "broker %d listening: %scaf %s:%u (log.dirs %s)",
-                  cfg.broker_id, kafka.c_str(), caf_host.c_str(), published->port(), cfg.log_dirs.front().c_str());
+  auto metrics_text = metrics ? ", metrics " + metrics->host + ":" + std::to_string(metrics->port) : std::string{};
+  cafka::log_line(log_level::info, log_component::server, "broker %d listening: %scaf %s:%u%s (log.dirs %s)",
+                  cfg.broker_id, kafka.c_str(), caf_host.c_str(), published->port(), metrics_text.c_str(),
+                  cfg.log_dirs.front().c_str());
 
   int sig = 0;
   sigwait(&stop_signals, &sig);
   cafka::log_line(log_level::info, log_component::server, "%s received, shutting down",
                   sig == SIGINT ? "SIGINT" : "SIGTERM");
+  if (metrics)
+    cafka::stop_metrics_endpoint(*metrics);
   published.reset();
   auto st = cafka::stop_node(sys, *node);
   if (!st) {

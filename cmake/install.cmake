@@ -23,11 +23,11 @@ install(FILES config/server.properties DESTINATION ${CMAKE_INSTALL_SYSCONFDIR}/c
 # Debian's CAF and LZ4 (absolute paths; found again by nothing, so the same machine layout).
 set_target_properties(cafka_client PROPERTIES EXPORT_NAME client)
 set_target_properties(cafka_sim PROPERTIES EXPORT_NAME sim)
-install(TARGETS cafka_protocol cafka_storage cafka_config cafka_cluster cafka_actors cafka_client cafka_sim
+install(TARGETS cafka_protocol cafka_storage cafka_config cafka_cluster cafka_metrics cafka_actors cafka_client cafka_sim
                 lz4_frame caf_core caf_io
         EXPORT cafka-targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
-install(DIRECTORY protocol storage config cluster actors client sim
+install(DIRECTORY protocol storage config cluster metrics actors client sim
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cafka COMPONENT development
         FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT cafka-targets NAMESPACE cafka:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cafka

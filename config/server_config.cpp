@@ -359,6 +359,18 @@ std::vector<key_spec> make_registry() {
                           "how often the offsets of empty groups are checked for expiry"));
   r.push_back(integer_key("caf.port", "9192", {0, 65535}, &sc::caf_port,
                           "CAF middleman port for brokers and cafka's C++ client (0 = any)"));
+  r.push_back({{"metrics.listener", "127.0.0.1:9644", "empty (off) or host:port with port 0..65535",
+                "the HTTP endpoint of Prometheus metrics (/metrics), /health and /ready"},
+               [](std::string_view v, st& s, std::string&) {
+                 if (v.empty()) {
+                   s.cfg.metrics_listener.reset();
+                   return true;
+                 }
+                 auto parsed = parse_listener("METRICS://" + std::string(v));
+                 if (parsed)
+                   s.cfg.metrics_listener = *parsed;
+                 return parsed.has_value();
+               }});
   r.push_back({{"caf.secret.file", "", "a readable file holding the secret (empty = the built-in secret)",
                 "file with the secret brokers and cafka's C++ clients prove on caf.port; needed beyond loopback"},
                [](std::string_view v, st& s, std::string& detail) {
@@ -472,7 +484,7 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_topic_replication_factor,
                     c.offsets_retention_check_interval_ms,
-                    c.caf_port, c.caf_secret_file, c.caf_secret);
+                    c.caf_port, c.metrics_listener, c.caf_secret_file, c.caf_secret);
   };
   return fields(a) == fields(b);
 }

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -142,6 +143,9 @@ struct server_config {
   int64_t offsets_retention_check_interval_ms = 600000;
   /// caf.port (0..65535): the CAF middleman port for brokers and cafka's C++ client.
   uint16_t caf_port = 9192;
+  /// metrics.listener (host:port, port 0..65535; empty = off): the HTTP endpoint of
+  /// /metrics, /health and /ready (docs/metrics.md). Named METRICS.
+  std::optional<listener> metrics_listener = listener{"METRICS", "127.0.0.1", 9644};
   /// caf.secret.file: a file holding the secret that brokers and cafka's C++ clients prove
   /// to each other before CAF's BASP runs on caf.port (actors/caf_port_gate.hpp). Unset:
   /// a built-in secret, and caf.port binds to loopback only (caf_bind_host()).

@@ -94,6 +94,23 @@ size_t whole_batches_within(bytes_view bytes, size_t limit) noexcept {
   return taken;
 }
 
+uint64_t count_records(bytes_view bytes) noexcept {
+  uint64_t records = 0;
+  size_t at = 0;
+  while (bytes.size() - at >= batch_layout::log_overhead + 5) { // framing, crc, magic
+    auto length = static_cast<int32_t>(load_be<uint32_t>(bytes.data() + at + batch_layout::batch_length));
+    auto size = batch_layout::log_overhead + static_cast<size_t>(length);
+    if (length < 0 || size > bytes.size() - at)
+      break;
+    if (bytes[at + batch_layout::magic] == 2 && size >= batch_layout::header_size)
+      records += static_cast<uint32_t>(load_be<uint32_t>(bytes.data() + at + batch_layout::record_count));
+    else
+      ++records;
+    at += size;
+  }
+  return records;
+}
+
 void set_no_timestamp(char* batch, size_t size) noexcept { set_max_timestamp(batch, size, no_timestamp); }
 
 } // namespace cafka::protocol

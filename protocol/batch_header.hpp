@@ -111,6 +111,11 @@ void set_log_append_time(char* batch, size_t size, int64_t append_time_ms) noexc
 /// go over, KIP-74). Reads the 12-byte framing only; stops at a torn or partial entry.
 size_t whole_batches_within(bytes_view bytes, size_t limit) noexcept;
 
+/// The records in the whole entries at the start of `bytes`: a v2 batch's header record_count,
+/// 1 per legacy message (a compressed legacy wrapper counts once). Reads the framing and the
+/// header only (what the broker's messages-out counter may cost); stops at a partial entry.
+uint64_t count_records(bytes_view bytes) noexcept;
+
 /// Kafka's RecordBatch.NO_TIMESTAMP.
 constexpr int64_t no_timestamp = -1;
 

@@ -9,7 +9,8 @@
 #   scripts/cluster.sh start-broker I starts broker I again (same log dir, same ports)
 #
 # Ports: ZooKeeper $CAFKA_ZK_PORT (2181); broker I: Kafka listener $CAFKA_KAFKA_BASE+I
-# (9100+I), caf.port $CAFKA_CAF_BASE+I (9200+I). Everything lives in $CAFKA_CLUSTER_DIR
+# (9100+I), caf.port $CAFKA_CAF_BASE+I (9200+I), metrics.listener $CAFKA_METRICS_BASE+I (9640+I).
+# Everything lives in $CAFKA_CLUSTER_DIR
 # (/tmp/cafka-cluster): zk/ (config, data, log), broker-I/ (logs, server.log), *.pid.
 # Brokers use zookeeper.connect=127.0.0.1:PORT/cafka (a chroot).
 set -euo pipefail
@@ -20,6 +21,7 @@ dir=${CAFKA_CLUSTER_DIR:-/tmp/cafka-cluster}
 zk_port=${CAFKA_ZK_PORT:-2181}
 kafka_base=${CAFKA_KAFKA_BASE:-9100}
 caf_base=${CAFKA_CAF_BASE:-9200}
+metrics_base=${CAFKA_METRICS_BASE:-9640}
 server_bin=${CAFKA_SERVER_BIN:-$root/build/bin/cafka-server}
 zk_server_sh=/usr/share/zookeeper/bin/zkServer.sh
 
@@ -78,17 +80,18 @@ start_broker() {
   local pid_file=$dir/broker-$id.pid
   alive "$pid_file" && return 0
   mkdir -p "$dir/broker-$id/logs"
-  local kafka_port=$((kafka_base + id)) caf_port=$((caf_base + id))
+  local kafka_port=$((kafka_base + id)) caf_port=$((caf_base + id)) metrics_port=$((metrics_base + id))
   setsid "$server_bin" "$root/config/server.properties" \
     --override "broker.id=$id" \
     --override "listeners=PLAINTEXT://127.0.0.1:$kafka_port" \
     --override "caf.port=$caf_port" \
+    --override "metrics.listener=127.0.0.1:$metrics_port" \
     --override "log.dirs=$dir/broker-$id/logs" \
     --override "zookeeper.connect=127.0.0.1:$zk_port/cafka" \
     >"$dir/broker-$id/server.log" 2>&1 </dev/null &
   echo $! >"$pid_file"
   wait_port "$kafka_port" "broker $id" "$pid_file"
-  echo "broker $id: kafka 127.0.0.1:$kafka_port, caf 127.0.0.1:$caf_port (pid $(cat "$pid_file"))"
+  echo "broker $id: kafka 127.0.0.1:$kafka_port, caf 127.0.0.1:$caf_port, metrics 127.0.0.1:$metrics_port (pid $(cat "$pid_file"))"
 }
 
 # The ids of the brokers started here (running or not): one folder each.

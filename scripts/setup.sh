@@ -12,6 +12,7 @@ packages=(
   libboost-test-dev     # Boost.Test
   kcat librdkafka-dev python3-kafka   # real Kafka clients for compatibility tests
   nodejs                # runs kafkajs (from npm, below) in the integration tests
+  curl                  # scrapes the metrics endpoint in the integration tests
 )
 
 missing=()

@@ -92,6 +92,8 @@ BOOST_AUTO_TEST_CASE(every_default) {
   BOOST_TEST(c.offsets_topic_replication_factor == 3);
   BOOST_TEST(c.offsets_retention_check_interval_ms == 600000);
   BOOST_TEST(c.caf_port == 9192);
+  BOOST_REQUIRE(c.metrics_listener);
+  BOOST_TEST(to_string(*c.metrics_listener) == "METRICS://127.0.0.1:9644");
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_file_gives_the_defaults) {
@@ -133,9 +135,10 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "quota.window.num", "quota.window.size.seconds", "controlled.shutdown.enable",
                     "controlled.shutdown.max.retries", "controlled.shutdown.retry.backoff.ms",
                     "auto.leader.rebalance.enable", "leader.imbalance.check.interval.seconds",
-                    "leader.imbalance.per.broker.percentage", "log.level", "log.level.replication"})
+                    "leader.imbalance.per.broker.percentage", "log.level", "log.level.replication",
+                    "metrics.listener"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 68u); // 58 and log.level with its 9 components
+  BOOST_TEST(names.size() == 69u); // 59 and log.level with its 9 components
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -175,6 +178,7 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
                      "offsets.topic.replication.factor=2\n"
                      "offsets.retention.check.interval.ms=1\n"
                      "caf.port=65535\n"
+                     "metrics.listener=\n"
                      "caf.secret.file=" + secret_file() + "\n");
   BOOST_TEST(c.broker_id == 5);
   BOOST_TEST(c.broker_rack == "eu-west-1a");
@@ -210,6 +214,7 @@ BOOST_AUTO_TEST_CASE(every_key_can_be_set) {
   BOOST_TEST(c.offsets_topic_replication_factor == 2);
   BOOST_TEST(c.offsets_retention_check_interval_ms == 1);
   BOOST_TEST(c.caf_port == 65535);
+  BOOST_TEST(!c.metrics_listener); // empty: off
   BOOST_TEST(c.caf_secret_file == secret_file());
   BOOST_TEST(c.caf_secret == "s3cret");
 }
@@ -453,6 +458,9 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"offsets.retention.check.interval.ms", "0"},
     {"caf.port", "-1"},
     {"caf.port", "65536"},
+    {"metrics.listener", "127.0.0.1"},
+    {"metrics.listener", "127.0.0.1:65536"},
+    {"metrics.listener", "http://127.0.0.1:9644"},
     {"queued.max.requests", "0"},
     {"queued.max.request.bytes", "0"},
     {"socket.send.buffer.bytes", "0"},

@@ -35,17 +35,20 @@ int wait_for_exit(pid_t pid, int timeout_ms) {
   return -1;
 }
 
-// The ports of a complete "... listening: kafka HOST:PORT, caf HOST:PORT (log.dirs ...)"
-// line in `output`; caf 0 while there is no such line yet, kafka 0 if it names none.
+// The ports of a complete "... listening: kafka HOST:PORT, caf HOST:PORT, metrics HOST:PORT
+// (log.dirs ...)" line in `output`; caf 0 while there is no such line yet, kafka (metrics) 0 if
+// it names none.
 struct listening_ports {
   uint16_t caf = 0;
   uint16_t kafka = 0;
+  uint16_t metrics = 0;
 };
 
 listening_ports parse_listening_line(const std::string& output) {
   static const std::regex line{R"(listening: ([^\n]*)\n)"};
   static const std::regex caf{R"((?:^|[ ,])caf ([^ ,]+):(\d+))"};
   static const std::regex kafka{R"((?:^|[ ,])kafka ([^ ,]+):(\d+))"};
+  static const std::regex metrics{R"((?:^|[ ,])metrics ([^ ,]+):(\d+))"};
   listening_ports ports;
   std::smatch l;
   if (!std::regex_search(output, l, line))
@@ -56,6 +59,8 @@ listening_ports parse_listening_line(const std::string& output) {
     ports.caf = static_cast<uint16_t>(std::stoi(m[2]));
   if (std::regex_search(listeners, m, kafka))
     ports.kafka = static_cast<uint16_t>(std::stoi(m[2]));
+  if (std::regex_search(listeners, m, metrics))
+    ports.metrics = static_cast<uint16_t>(std::stoi(m[2]));
   return ports;
 }
 
@@ -70,7 +75,8 @@ server_process::server_process(std::string log_dir, std::vector<std::string> ove
     throw std::runtime_error("cannot open " + out_path_);
   std::vector<std::string> args{CAFKA_BINARY_DIR "/bin/cafka-server", CAFKA_SOURCE_DIR "/config/server.properties",
                                 "--override", "log.dirs=" + log_dir_, "--override", "caf.port=0",
-                                "--override", "listeners=PLAINTEXT://127.0.0.1:0"};
+                                "--override", "listeners=PLAINTEXT://127.0.0.1:0",
+                                "--override", "metrics.listener=127.0.0.1:0"};
   for (auto& o : overrides) {
     args.push_back("--override");
     args.push_back(o);
@@ -106,6 +112,7 @@ server_process::server_process(std::string log_dir, std::vector<std::string> ove
   }
   caf_port_ = ports.caf;
   kafka_port_ = ports.kafka;
+  metrics_port_ = ports.metrics;
 }
 
 server_process::~server_process() {

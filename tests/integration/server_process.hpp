@@ -26,6 +26,8 @@ public:
   uint16_t caf_port() const noexcept { return caf_port_; }
   /// The Kafka wire-protocol port; 0 if the listening line names no `kafka` listener.
   uint16_t kafka_port() const noexcept { return kafka_port_; }
+  /// The metrics endpoint's port (0 when metrics.listener is off).
+  uint16_t metrics_port() const noexcept { return metrics_port_; }
   /// "127.0.0.1:<kafka_port>", for Kafka clients' bootstrap.servers.
   std::string bootstrap() const { return "127.0.0.1:" + std::to_string(kafka_port_); }
   pid_t pid() const noexcept { return pid_; }
@@ -47,6 +49,7 @@ private:
   std::string output_;
   uint16_t caf_port_ = 0;
   uint16_t kafka_port_ = 0;
+  uint16_t metrics_port_ = 0;
 };
 
 /// A fresh folder under /tmp, removed at destruction.

@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(unreachable_zookeeper_is_a_clear_error) {
                                CAFKA_SOURCE_DIR "/config/server.properties", "--override",
                                "log.dirs=" + dir.path, "--override",
                                "listeners=PLAINTEXT://127.0.0.1:0", "--override", "caf.port=0",
-                               "--override", "zookeeper.connect=127.0.0.1:1/cafka", "--override",
+                               "--override", "metrics.listener=", "--override", "zookeeper.connect=127.0.0.1:1/cafka", "--override",
                                "zookeeper.session.timeout.ms=1000"},
                               "", 60s);
   BOOST_TEST(run.code != 0);

@@ -126,4 +126,16 @@ BOOST_AUTO_TEST_CASE(whole_batches_within_a_limit_keep_at_least_the_first) {
   BOOST_TEST(whole_batches_within(bytes_view{three.data(), 11}, 100) == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(count_records_reads_record_counts_of_whole_entries) {
+  poke<int32_t>(batch_layout::record_count, 7);
+  std::vector<char> two;
+  for (int i = 0; i < 2; ++i)
+    two.insert(two.end(), batch.begin(), batch.end());
+  BOOST_TEST(count_records(view(two)) == 14u);
+  BOOST_TEST(count_records(bytes_view{two.data(), two.size() - 1}) == 7u); // a torn batch counts nothing
+  two[batch.size() + batch_layout::magic] = 1;                              // a legacy entry counts one
+  BOOST_TEST(count_records(view(two)) == 8u);
+  BOOST_TEST(count_records(bytes_view{}) == 0u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
