@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <system_error>
 
 #include "protocol/byte_writer.hpp"
 #include "protocol/endian.hpp"
-#include "protocol/lz4_frame.hpp"
+#include "protocol/compression.hpp"
 #include "protocol/record_codec.hpp"
 
 namespace cafka::client {
@@ -29,8 +30,8 @@ constexpr size_t max_spare = 8;
 } // namespace
 
 record_accumulator::record_accumulator(accumulator_config cfg) : cfg_(cfg) {
-  if (cfg_.codec != protocol::compression_codec::none && cfg_.codec != protocol::compression_codec::lz4)
-    throw std::invalid_argument("record_accumulator: only none and lz4 compression are supported");
+  if (!protocol::is_known_codec(cfg_.codec))
+    throw std::invalid_argument("record_accumulator: unknown compression codec");
 }
 
 size_t record_accumulator::record_size(const protocol::record& rec, int32_t offset_delta,
@@ -153,10 +154,12 @@ void record_accumulator::add_record(open_batch& b, const protocol::record& rec) 
 // What protocol::batch_builder::build() does with default options and cfg_.codec.
 std::vector<char> record_accumulator::build(open_batch& b) {
   std::vector<char> batch;
-  if (cfg_.codec == protocol::compression_codec::lz4) {
+  if (cfg_.codec != protocol::compression_codec::none) {
     batch.reserve(L::header_size + b.buffer.size() / 2);
     batch.resize(L::header_size);
-    protocol::append_lz4_frame(batch, {b.buffer.data() + L::header_size, b.buffer.size() - L::header_size});
+    auto packed = protocol::compress(cfg_.codec, {b.buffer.data() + L::header_size, b.buffer.size() - L::header_size}, batch);
+    if (!packed) // not expected for a known codec (out of memory inside the library)
+      throw std::system_error(packed.error());
     recycle(std::move(b.buffer));
   } else {
     batch = std::move(b.buffer);

@@ -48,7 +48,7 @@ using steady_time = std::chrono::steady_clock::time_point;
 struct accumulator_config {
   size_t batch_size = 16384;
   std::chrono::milliseconds linger{5};
-  protocol::compression_codec codec = protocol::compression_codec::none; ///< none or lz4
+  protocol::compression_codec codec = protocol::compression_codec::none; ///< any Kafka codec
 };
 
 /// A closed batch, built and ready to be produced.
@@ -64,7 +64,7 @@ struct sealed_batch {
 
 class record_accumulator {
 public:
-  /// Throws std::invalid_argument for a codec other than none or lz4.
+  /// Throws std::invalid_argument for an undefined codec (5-7).
   explicit record_accumulator(accumulator_config cfg = {});
 
   struct append_result {

@@ -4,6 +4,7 @@
 #include <caf/sec.hpp>
 
 #include "client/bootstrap.hpp"
+#include "protocol/compression.hpp"
 
 namespace cafka::client {
 
@@ -28,8 +29,8 @@ caf::error validate(const producer_config& cfg, bool need_bootstrap) {
     return invalid("linger must not be negative");
   if (cfg.acks != 0 && cfg.acks != 1 && cfg.acks != -1)
     return invalid("acks must be 0, 1 or -1");
-  if (cfg.compression != protocol::compression_codec::none && cfg.compression != protocol::compression_codec::lz4)
-    return invalid("compression must be none or lz4");
+  if (!protocol::is_known_codec(cfg.compression))
+    return invalid("compression must be none, gzip, snappy, lz4 or zstd");
   if (cfg.retries < 0)
     return invalid("retries must not be negative");
   if (cfg.retry_backoff.initial.count() <= 0 || cfg.retry_backoff.max < cfg.retry_backoff.initial)

@@ -27,7 +27,7 @@ struct producer_config {
   /// NOT_ENOUGH_REPLICAS (retried) while fewer than min.insync.replicas are in sync;
   /// 0 = nobody waits for an answer (offset -1, no retries).
   int16_t acks = 1;
-  /// compression.type: none or lz4 (Kafka's LZ4 frame format).
+  /// compression.type: none, gzip, snappy, lz4 or zstd (Kafka's formats, protocol/compression.hpp).
   protocol::compression_codec compression = protocol::compression_codec::none;
   /// retries: how often a batch is sent again after a retriable error (retry.hpp).
   int retries = 5;

@@ -20,11 +20,12 @@ install(TARGETS ${cafka_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} CO
 install(FILES config/server.properties DESTINATION ${CMAKE_INSTALL_SYSCONFDIR}/cafka COMPONENT config)
 
 # The libraries a client or simulation program links, with the INTERFACE targets standing for
-# Debian's CAF and LZ4 (absolute paths; found again by nothing, so the same machine layout).
+# Debian's CAF, LZ4, snappy and zstd (absolute paths; found again by nothing, so the same machine
+# layout). zlib and OpenSSL are imported targets, found again by cafkaConfig.cmake.
 set_target_properties(cafka_client PROPERTIES EXPORT_NAME client)
 set_target_properties(cafka_sim PROPERTIES EXPORT_NAME sim)
 install(TARGETS cafka_protocol cafka_storage cafka_config cafka_cluster cafka_metrics cafka_actors cafka_client cafka_sim
-                lz4_frame caf_core caf_io
+                lz4_frame snappy_codec zstd_codec caf_core caf_io
         EXPORT cafka-targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 install(DIRECTORY protocol storage config cluster metrics actors client sim
@@ -54,7 +55,7 @@ set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE) # one package with every component
 set(CPACK_COMPONENTS_ALL server development system)
 set(CPACK_STRIP_FILES ON) # the build keeps debug info; the package does not
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcaf-core0.17, libcaf-io0.17, libzookeeper-mt2, liblz4-1, libssl3, librdkafka1")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcaf-core0.17, libcaf-io0.17, libzookeeper-mt2, liblz4-1, zlib1g, libsnappy1v5, libzstd1, libssl3, librdkafka1")
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/packaging/conffiles)

@@ -11,7 +11,7 @@ enum class errc {
   bad_crc,                 ///< stored checksum differs from the computed one
   bad_length,              ///< a length field that is negative or inconsistent
   bad_record,              ///< a record inside a batch is malformed
-  unsupported_compression, ///< a codec this build cannot open (gzip, snappy, zstd)
+  unsupported_compression, ///< an undefined codec (5..7), or zstd in a legacy message set
   compression_failed,      ///< the codec reported an error (corrupt compressed data)
   too_large,               ///< a size above a configured or structural limit
   bad_varint,              ///< a varint with more continuation bytes than its type allows

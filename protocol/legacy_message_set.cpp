@@ -4,10 +4,10 @@
 #include <optional>
 
 #include "protocol/byte_reader.hpp"
+#include "protocol/compression.hpp"
 #include "protocol/crc32.hpp"
 #include "protocol/endian.hpp"
 #include "protocol/errc.hpp"
-#include "protocol/lz4_frame.hpp"
 #include "protocol/record_batch.hpp"
 
 namespace cafka::protocol {
@@ -102,19 +102,25 @@ private:
   }
 
   status add_wrapper(const legacy_message& wrapper) {
-    if (wrapper.codec() != compression_codec::lz4) return errc::unsupported_compression;
+    // Magic 0 and 1 know gzip, snappy and lz4; zstd came with magic 2 (Kafka refuses it
+    // in older formats too).
+    auto codec = wrapper.codec();
+    if (codec != compression_codec::gzip && codec != compression_codec::snappy &&
+        codec != compression_codec::lz4)
+      return errc::unsupported_compression;
     if (!wrapper.value) return errc::bad_record;
     // Magic 0 LZ4 came from Kafka 0.8.2-0.9 clients, which wrote the broken HC; magic 1
     // clients write the correct one, and Kafka rejects anything else there too.
     auto hc = wrapper.magic == 0 ? lz4_header_checksum::allow_kafka_3160
                                  : lz4_header_checksum::standard;
-    auto inner = lz4_decompress_frame(*wrapper.value, options_.max_uncompressed - inflated_, hc);
-    if (!inner) return inner.error();
-    inflated_ += inner->size();
-    if (inner->empty()) return errc::bad_record;
+    std::vector<char> inner;
+    auto n = decompress(codec, *wrapper.value, inner, options_.max_uncompressed - inflated_, hc);
+    if (!n) return n.error();
+    inflated_ += *n;
+    if (inner.empty()) return errc::bad_record;
     if (wrapper.log_append_time()) note_log_append_time(wrapper.timestamp);
 
-    byte_reader in(bytes_view{inner->data(), inner->size()});
+    byte_reader in(bytes_view{inner.data(), inner.size()});
     while (in.remaining() > 0) {
       auto m = read_message(in);
       // Inside a CRC-checked wrapper a cut-short inner set is malformed content.

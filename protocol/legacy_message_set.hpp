@@ -31,7 +31,7 @@ struct legacy_conversion_options {
   int64_t now_ms = 0;
   /// Limit on all decompressed inner message sets together (else too_large).
   size_t max_uncompressed = 64 * 1024 * 1024;
-  /// Codec of the resulting batch: none or lz4.
+  /// Codec of the resulting batch: any of Kafka's codecs 0..4.
   compression_codec output_codec = compression_codec::none;
 };
 
@@ -44,15 +44,16 @@ struct legacy_conversion_options {
 /// LogAppendTime, the batch becomes LogAppendTime with the largest such timestamp as
 /// its max_timestamp (readers then report that time for every record).
 ///
-/// Wrappers: LZ4 (codec 3) is decompressed; for magic 0 the frame may carry the broken
-/// header checksum of KAFKA-3160. Gzip, snappy and others fail with
-/// unsupported_compression. A wrapper inside a wrapper, an inner magic that differs from
-/// its wrapper's, or an empty inner set is bad_record.
+/// Wrappers: gzip, snappy and LZ4 (codecs 1-3) are decompressed (protocol/compression.hpp);
+/// for magic 0 an LZ4 frame may carry the broken header checksum of KAFKA-3160. Zstd
+/// (which needs magic 2) and undefined codecs fail with unsupported_compression. A
+/// wrapper inside a wrapper, an inner magic that differs from its wrapper's, or an empty
+/// inner set is bad_record.
 ///
 /// Errors: truncated (empty input, or an entry cut short), bad_magic (magic not 0/1),
 /// bad_length (message_size below the minimum of its magic, or a negative key/value
 /// length other than -1), bad_crc, bad_record (fields overrunning or not filling their
-/// message), and the LZ4 errors (compression_failed, too_large).
+/// message), and those of decompress() (compression_failed, too_large).
 result<std::vector<char>> convert_legacy_message_set(bytes_view set,
                                                      const legacy_conversion_options& options);
 

@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <system_error>
 
 #include "protocol/byte_writer.hpp"
+#include "protocol/compression.hpp"
 #include "protocol/endian.hpp"
-#include "protocol/lz4_frame.hpp"
 #include "protocol/record_codec.hpp"
 
 namespace cafka::protocol {
@@ -25,8 +26,8 @@ const std::vector<record_header> no_headers;
 } // namespace
 
 batch_builder::batch_builder(batch_options options) : options_(options) {
-  if (options_.codec != compression_codec::none && options_.codec != compression_codec::lz4)
-    throw std::invalid_argument("batch_builder: only codecs none and lz4 are supported");
+  if (!is_known_codec(options_.codec))
+    throw std::invalid_argument("batch_builder: undefined compression codec");
   reset();
 }
 
@@ -67,10 +68,13 @@ void batch_builder::add(int64_t timestamp, const std::optional<bytes_view>& key,
 std::vector<char> batch_builder::build() {
   if (count_ == 0) throw std::logic_error("batch_builder::build: a batch needs a record");
   std::vector<char> batch;
-  if (options_.codec == compression_codec::lz4) {
+  if (options_.codec != compression_codec::none) {
     batch.reserve(L::header_size + buffer_.size() / 2);
     batch.resize(L::header_size);
-    append_lz4_frame(batch, {buffer_.data() + L::header_size, buffer_.size() - L::header_size});
+    bytes_view records{buffer_.data() + L::header_size, buffer_.size() - L::header_size};
+    // The codecs only fail on allocation (thrown) or library bugs.
+    if (auto n = compress(options_.codec, records, batch); !n)
+      throw std::system_error(n.error(), "batch_builder: compression failed");
   } else {
     batch = std::move(buffer_);
   }

@@ -4,8 +4,9 @@
 // in record_codec.hpp.
 //
 // A batch is laid out as Kafka does (DefaultRecordBatch.java): the header, then the
-// records section, which is the records back to back (codec none) or ONE LZ4 frame
-// holding exactly those bytes (codec lz4). record_count stays outside the compression.
+// records section, which is the records back to back (codec none) or those bytes
+// compressed in one piece (ONE gzip member, xerial snappy stream, LZ4 frame or zstd
+// frame: protocol/compression.hpp). record_count stays outside the compression.
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +21,7 @@
 namespace cafka::protocol {
 
 struct batch_options {
-  compression_codec codec = compression_codec::none; ///< none or lz4
+  compression_codec codec = compression_codec::none; ///< any of Kafka's codecs 0..4
   int64_t base_offset = 0;
   int32_t leader_epoch = 0; ///< what librdkafka sends; the broker overwrites it anyway
   int64_t producer_id = -1;
@@ -41,7 +42,7 @@ struct batch_options {
 /// options. Not thread-safe; one builder per thread.
 class batch_builder {
 public:
-  /// Throws std::invalid_argument for a codec other than none or lz4.
+  /// Throws std::invalid_argument for an undefined codec (5..7).
   explicit batch_builder(batch_options options = {});
 
   void add(const record& r);
@@ -79,8 +80,8 @@ std::vector<char> build_batch(const std::vector<record>& records,
 /// `max_uncompressed` bytes (else too_large). The views passed to `visit` point into
 /// `batch` or into that decompressed buffer and die when `visit` returns.
 ///
-/// Errors: those of validate_batch; unsupported_compression for gzip, snappy, zstd and
-/// undefined codecs; compression_failed / too_large from LZ4; truncated if a record's
+/// Errors: those of validate_batch; unsupported_compression for undefined codecs (5..7);
+/// compression_failed / too_large from decompress(); truncated if a record's
 /// length runs past the records section; bad_record for a malformed record, an
 /// offset_delta that is not increasing or lies beyond last_offset_delta, or a number
 /// of records other than record_count. `visit` may already have seen the records before

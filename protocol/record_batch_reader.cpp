@@ -2,8 +2,8 @@
 #include "protocol/record_batch.hpp"
 
 #include "protocol/byte_reader.hpp"
+#include "protocol/compression.hpp"
 #include "protocol/errc.hpp"
-#include "protocol/lz4_frame.hpp"
 #include "protocol/record_codec.hpp"
 
 namespace cafka::protocol {
@@ -35,16 +35,9 @@ result<batch_header> for_each_record(bytes_view batch, size_t max_uncompressed,
   bytes_view section = batch.substr(L::header_size, h.total_size() - L::header_size);
 
   std::vector<char> inflated; // owns the records section of a compressed batch
-  switch (h.codec()) {
-    case compression_codec::none: break;
-    case compression_codec::lz4: {
-      auto r = lz4_decompress_frame(section, max_uncompressed);
-      if (!r) return r.error();
-      inflated = std::move(*r);
-      section = bytes_view{inflated.data(), inflated.size()};
-      break;
-    }
-    default: return errc::unsupported_compression; // gzip, snappy, zstd, 5..7
+  if (h.codec() != compression_codec::none) {
+    if (auto n = decompress(h.codec(), section, inflated, max_uncompressed); !n) return n.error();
+    section = bytes_view{inflated.data(), inflated.size()};
   }
 
   // Under LogAppendTime the broker's time in max_timestamp replaces every record's own.

@@ -8,6 +8,9 @@ packages=(
   libzookeeper-mt-dev   # ZooKeeper C client
   zookeeper             # ZooKeeper server for integration tests
   liblz4-dev            # LZ4 frame codec
+  zlib1g-dev            # gzip record codec
+  libsnappy-dev         # snappy record codec
+  libzstd-dev           # zstd record codec
   libssl-dev            # OpenSSL libcrypto: HMAC-SHA-256 of caf.port's handshake
   libboost-test-dev     # Boost.Test
   kcat librdkafka-dev python3-kafka   # real Kafka clients for compatibility tests

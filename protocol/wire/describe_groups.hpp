@@ -1,7 +1,8 @@
 #pragma once
-// DescribeGroups (key 15), v0-v4. v1 added the throttle time; v2 is v1 on the wire; v3
+// DescribeGroups (key 15), v0-v5. v1 added the throttle time; v2 is v1 on the wire; v3
 // added authorized operations (request flag, per-group bitfield in the response); v4
-// added each member's group_instance_id. v5 is the first flexible version.
+// added each member's group_instance_id; v5 is v4 flexible (compact strings, arrays and
+// bytes, a TAG_BUFFER ending every struct; Java clients 3.x).
 //
 //   request v0-v2:  groups:ARRAY[STRING]
 //   request v3-v4:  groups:ARRAY[STRING] include_authorized_operations:BOOL
@@ -12,6 +13,8 @@
 //                       client_id:STRING client_host:STRING member_metadata:BYTES
 //                       member_assignment:BYTES]
 //                     [v3+ authorized_operations:i32]]
+//   v5+:            the same fields flexible: tags after each member, each group and the
+//                   body (request: after include_authorized_operations).
 //
 // protocol_data is the chosen protocol (assignor) name, as Kafka fills it only for a
 // Stable group; member metadata and assignment are opaque bytes (for the "consumer"

@@ -1,7 +1,9 @@
 #pragma once
-// OffsetCommit (key 8), v2-v7. v3 added the throttle time to the response, v4 is v3,
+// OffsetCommit (key 8), v2-v8. v3 added the throttle time to the response, v4 is v3,
 // v5 dropped retention_time_ms (the broker's config decides), v6 added the leader
-// epoch, v7 the static member's group_instance_id. (v0-v1 are not advertised.)
+// epoch, v7 the static member's group_instance_id, v8 is v7 flexible (compact strings
+// and arrays, a TAG_BUFFER ending every struct; Java clients 3.x). (v0-v1 are not
+// advertised.)
 //
 //   request:  group_id:STRING generation_id:i32 member_id:STRING
 //             [v7+ group_instance_id:NULLABLE_STRING] [v2-v4 retention_time_ms:i64]
@@ -10,6 +12,7 @@
 //               committed_metadata:NULLABLE_STRING]]
 //   response: [v3+ throttle_time_ms:i32]
 //             topics:ARRAY[name:STRING partitions:ARRAY[partition_index:i32 error_code:i16]]
+//   v8+:      the same fields flexible: tags after each partition, each topic and the body.
 //
 // generation_id -1 with an empty member_id is a commit from outside any group.
 

@@ -163,9 +163,9 @@ BOOST_AUTO_TEST_CASE(builder_is_empty_and_reusable_after_build) {
   BOOST_TEST((b.build() == first));
 }
 
-BOOST_AUTO_TEST_CASE(builder_rejects_codecs_it_cannot_write) {
+BOOST_AUTO_TEST_CASE(builder_rejects_undefined_codecs) {
   batch_options o;
-  o.codec = compression_codec::gzip;
+  o.codec = static_cast<compression_codec>(5);
   BOOST_CHECK_THROW(batch_builder{o}, std::invalid_argument);
 }
 
@@ -184,8 +184,8 @@ BOOST_AUTO_TEST_CASE(for_each_record_visits_views_and_returns_the_header) {
   BOOST_TEST(headers == 3u);
 }
 
-BOOST_AUTO_TEST_CASE(gzip_snappy_zstd_and_undefined_codecs_are_unsupported) {
-  for (int16_t codec : {1, 2, 4, 5, 7}) {
+BOOST_AUTO_TEST_CASE(undefined_codecs_are_unsupported) {
+  for (int16_t codec : {5, 6, 7}) {
     auto batch = build_batch(mixed_records());
     patch(batch, batch_layout::attributes, codec);
     BOOST_TEST_CONTEXT("codec " << codec) {

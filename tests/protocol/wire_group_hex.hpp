@@ -32,13 +32,30 @@ inline std::string hex_bytes(std::string_view content_hex) {
   return length + protocol::test::to_hex(protocol::test::view(content)) + " ";
 }
 
+/// COMPACT_STRING (flexible versions) with content: uvarint length+1, then the characters.
+/// One length byte, so `s` must be shorter than 127 characters.
+inline std::string hex_cstr(std::string_view s) {
+  char length[8];
+  std::snprintf(length, sizeof length, "%02x ", static_cast<unsigned>(s.size() + 1));
+  return length + hex_text(s) + " ";
+}
+
+/// COMPACT_BYTES whose content is given as hex digits: uvarint length+1 (one byte), then them.
+inline std::string hex_cbytes(std::string_view content_hex) {
+  auto content = protocol::test::from_hex(content_hex);
+  char length[8];
+  std::snprintf(length, sizeof length, "%02x ", static_cast<unsigned>(content.size() + 1));
+  return length + protocol::test::to_hex(protocol::test::view(content)) + " ";
+}
+
 /// The bytes of hex built with the helpers above.
 inline std::vector<char> bytes_of(const std::string& hex) {
   return protocol::test::from_hex(hex);
 }
 
-/// The group id of every example, "my-group", as a STRING.
+/// The group id of every example, "my-group", as a STRING and as a COMPACT_STRING.
 inline const std::string group = hex_str("my-group");
+inline const std::string compact_group = hex_cstr("my-group");
 
 /// Consumer-protocol subscriptions as real clients send them for topic "test":
 /// kafka-python 2.0.2 and kafkajs send v0 (16 bytes, empty user data), librdkafka 2.0.2

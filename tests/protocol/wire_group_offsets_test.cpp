@@ -5,6 +5,7 @@
 
 #include "protocol/wire/offset_commit.hpp"
 #include "protocol/wire/offset_fetch.hpp"
+#include "protocol/wire/request_header.hpp"
 #include "test_support.hpp"
 #include "wire_group_hex.hpp"
 #include "wire_test_support.hpp"
@@ -110,6 +111,82 @@ BOOST_AUTO_TEST_CASE(offset_commit_responses) {
     BOOST_TEST(encoded(resp, version, encode_offset_commit_response) ==
                  bytes_of("00000009" + topics),
                "v" << version);
+}
+
+// OffsetCommitRequest.json v8: v7's fields, compact strings and arrays, a tag buffer after
+// each partition, each topic and the body. The first partition carries one unknown tagged
+// field (tag 0, 2 bytes), which is skipped.
+const std::string offset_commit_v8 =
+  compact_group + "00000002" + hex_cstr("m-1") + "00" + // group_instance_id null
+  "02" + hex_cstr("test") + "03" +
+  "00000000 000000000000002a 00000005" + hex_cstr("meta") + "01 00 02 abcd" +
+  "00000001 fffffffffffffffe ffffffff 00 00" + // null metadata, no tags
+  "00" + "00";
+
+BOOST_AUTO_TEST_CASE(offset_commit_v8_request_is_v7_flexible) {
+  auto body = bytes_of(offset_commit_v8);
+  auto req = decode_offset_commit_request(view(body), 8);
+  BOOST_REQUIRE(req);
+  BOOST_TEST(req->group_id == "my-group");
+  BOOST_TEST(req->generation_id == 2);
+  BOOST_TEST(req->member_id == "m-1");
+  BOOST_TEST(!req->group_instance_id);
+  BOOST_TEST(req->retention_time_ms == -1);
+  BOOST_REQUIRE(req->topics.size() == 1u);
+  BOOST_TEST(req->topics[0].name == "test");
+  auto& parts = req->topics[0].partitions;
+  BOOST_REQUIRE(parts.size() == 2u);
+  BOOST_TEST(parts[0].partition_index == 0);
+  BOOST_TEST(parts[0].committed_offset == 42);
+  BOOST_TEST(parts[0].committed_leader_epoch == 5);
+  BOOST_TEST(parts[0].committed_metadata.value_or("") == "meta");
+  BOOST_TEST(parts[1].partition_index == 1);
+  BOOST_TEST(parts[1].committed_offset == -2);
+  BOOST_TEST(parts[1].committed_leader_epoch == -1);
+  BOOST_TEST(!parts[1].committed_metadata);
+  // As v7 the compact group id's length byte is read as half of an i16 length.
+  BOOST_TEST(!decode_offset_commit_request(view(body), 7));
+}
+
+BOOST_AUTO_TEST_CASE(offset_commit_v8_request_with_static_member) {
+  auto body = bytes_of(compact_group + "00000003" + hex_cstr("m-1") + hex_cstr("static-1") +
+                       "01" + "00"); // no topics, no tags
+  auto req = decode_offset_commit_request(view(body), 8);
+  BOOST_REQUIRE(req);
+  BOOST_TEST(req->group_instance_id.value_or("") == "static-1");
+  BOOST_TEST(req->topics.empty());
+}
+
+BOOST_AUTO_TEST_CASE(offset_commit_v8_request_without_tags_is_truncated) {
+  auto body = bytes_of(offset_commit_v8);
+  body.pop_back(); // the body's tag buffer
+  BOOST_TEST(decode_offset_commit_request(view(body), 8).error() == err(errc::truncated));
+}
+
+BOOST_AUTO_TEST_CASE(offset_commit_v8_hostile_partition_count_fails) {
+  // 0x7fffffff partitions (count+1 = 2^31, uvarint 80 80 80 80 08) in a short body.
+  auto body = bytes_of(compact_group + "00000001" + hex_cstr("m-1") + "00" + "02" +
+                       hex_cstr("test") + "8080808008");
+  auto req = under_memory_cap([&] { return decode_offset_commit_request(view(body), 8); });
+  BOOST_TEST(req.error() == err(errc::truncated));
+}
+
+BOOST_AUTO_TEST_CASE(offset_commit_v8_response_is_flexible) {
+  offset_commit_response resp;
+  resp.throttle_time_ms = 9;
+  resp.topics.push_back({"test", {{0, 0}, {1, 22}}});
+  resp.topics.push_back({"other", {}});
+  BOOST_TEST(encoded(resp, 8, encode_offset_commit_response) ==
+             bytes_of("00000009 03" + hex_cstr("test") + "03" + "00000000 0000 00" +
+                      "00000001 0016 00" + "00" + hex_cstr("other") + "01 00" + "00"));
+}
+
+BOOST_AUTO_TEST_CASE(offset_commit_v8_is_flexible_from_its_header_on) {
+  BOOST_TEST(find_advertised(8)->max_version == 8);
+  BOOST_TEST(is_flexible(8, 8));
+  BOOST_TEST(!is_flexible(8, 7));
+  BOOST_TEST(response_header_is_flexible(8, 8));
+  BOOST_TEST(!response_header_is_flexible(8, 7));
 }
 
 // -- OffsetFetch ------------------------------------------------------------------------

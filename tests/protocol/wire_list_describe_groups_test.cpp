@@ -5,6 +5,7 @@
 
 #include "protocol/wire/describe_groups.hpp"
 #include "protocol/wire/list_groups.hpp"
+#include "protocol/wire/request_header.hpp"
 #include "test_support.hpp"
 #include "wire_group_hex.hpp"
 #include "wire_test_support.hpp"
@@ -147,6 +148,65 @@ BOOST_AUTO_TEST_CASE(describe_groups_dead_group_response) {
   BOOST_TEST(encoded(resp, 1, encode_describe_groups_response) ==
              bytes_of("00000000 00000001 0000" + hex_str("gone") + hex_str("Dead") + hex_str("") +
                       hex_str("") + "00000000"));
+}
+
+BOOST_AUTO_TEST_CASE(describe_groups_v5_request_is_v4_flexible) {
+  // DescribeGroupsRequest.json v5: groups as a compact array of compact strings, the flag,
+  // then the body's tag buffer (here one unknown field: tag 3, 1 byte).
+  auto body = bytes_of("03" + compact_group + hex_cstr("other") + "01" + "01 03 01 ff");
+  auto req = decode_describe_groups_request(view(body), 5);
+  BOOST_REQUIRE(req);
+  BOOST_TEST(req->groups == (std::vector<std::string>{"my-group", "other"}));
+  BOOST_TEST(req->include_authorized_operations);
+  // As v4 the compact count byte is read as part of an i32 count.
+  BOOST_TEST(!decode_describe_groups_request(view(body), 4));
+}
+
+BOOST_AUTO_TEST_CASE(describe_groups_v5_request_edges) {
+  // A null array (0) describes nothing, as in the classic versions.
+  auto none = decode_describe_groups_request(view(from_hex("00 00 00")), 5);
+  BOOST_REQUIRE(none);
+  BOOST_TEST(none->groups.empty());
+  // The tag buffer is part of the body.
+  auto untagged = bytes_of("02" + compact_group + "00");
+  BOOST_TEST(decode_describe_groups_request(view(untagged), 5).error() ==
+             err(errc::truncated));
+  // A null group id is not a string.
+  BOOST_TEST(decode_describe_groups_request(view(from_hex("02 00 00 00")), 5).error() ==
+             err(errc::bad_length));
+}
+
+BOOST_AUTO_TEST_CASE(describe_groups_v5_response_is_v4_flexible) {
+  describe_groups_response resp;
+  resp.throttle_time_ms = 3;
+  resp.groups.push_back(stable_group());
+  // Compact strings and bytes, a tag buffer after the member, the group and the body.
+  auto head = "00000003 02" + std::string{"0000"} + compact_group + hex_cstr("Stable") +
+              hex_cstr("consumer") + hex_cstr("range") + "02" + hex_cstr("m-1");
+  auto tail = hex_cstr("kp") + hex_cstr("/127.0.0.1") + hex_cbytes(subscription_v0_test) +
+              hex_cbytes(assignment_v0_test) + "00" + "80000000 00" + "00";
+  BOOST_TEST(encoded(resp, 5, encode_describe_groups_response) == bytes_of(head + "00" + tail));
+  resp.groups[0].members[0].group_instance_id = "static-1";
+  BOOST_TEST(encoded(resp, 5, encode_describe_groups_response) ==
+             bytes_of(head + hex_cstr("static-1") + tail));
+}
+
+BOOST_AUTO_TEST_CASE(describe_groups_v5_dead_group_response) {
+  describe_groups_response resp;
+  described_group g;
+  g.group_id = "gone";
+  g.group_state = "Dead";
+  resp.groups.push_back(g);
+  BOOST_TEST(encoded(resp, 5, encode_describe_groups_response) ==
+             bytes_of("00000000 02 0000" + hex_cstr("gone") + hex_cstr("Dead") + "01 01" +
+                      "01" + "80000000 00" + "00"));
+}
+
+BOOST_AUTO_TEST_CASE(describe_groups_v5_is_flexible_from_its_header_on) {
+  BOOST_TEST(find_advertised(15)->max_version == 5);
+  BOOST_TEST(is_flexible(15, 5));
+  BOOST_TEST(!is_flexible(15, 4));
+  BOOST_TEST(response_header_is_flexible(15, 5));
 }
 
 BOOST_AUTO_TEST_CASE(every_sample_decodes_to_its_groups) {

@@ -120,6 +120,13 @@ void add_offset_commit(std::vector<wire_sample>& out) {
                          hex_str("test") + "00000002" +
                          "00000000 0000000000000064 ffffffff" + hex_str("") +
                          "00000001 00000000000000c8 ffffffff" + hex_str("")));
+  // v8 flexible: the Java consumer 3.x, group_instance_id null, metadata "", epoch 0;
+  // tags after the partition, the topic and the body.
+  out.push_back(sample(offset_commit, 8,
+                       compact_group + "00000001" + hex_cstr("consumer-my-group-1") + "00" +
+                         "02" + hex_cstr("test") + "02" +
+                         "00000000 000000000000002a 00000000" + hex_cstr("") + "00" + "00" +
+                         "00"));
 }
 
 void add_offset_fetch(std::vector<wire_sample>& out) {
@@ -152,6 +159,8 @@ void add_describe_groups(std::vector<wire_sample>& out) {
   // v3+: include_authorized_operations (kafka-python sends false).
   out.push_back(sample(describe_groups, 3, "00000001" + group + "00"));
   out.push_back(sample(describe_groups, 4, "00000002" + group + hex_str("") + "01"));
+  // v5 flexible: the Java admin client 3.x (describeConsumerGroups), then the tags.
+  out.push_back(sample(describe_groups, 5, "02" + compact_group + "00" + "00"));
 }
 
 void add_delete_groups(std::vector<wire_sample>& out) {
