@@ -15,6 +15,7 @@ kafka_error to_kafka_error(std::error_code ec) noexcept {
       case storage::errc::offset_out_of_range: return kafka_error::offset_out_of_range;
       case storage::errc::batch_too_large: return kafka_error::message_too_large;
       case storage::errc::empty_append: return kafka_error::invalid_request;
+      case storage::errc::invalid_timestamp: return kafka_error::invalid_timestamp;
       default: return kafka_error::kafka_storage_error;
     }
   }

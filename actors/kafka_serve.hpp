@@ -58,6 +58,8 @@ void on_poll_timeout(const kafka_services& s, uint64_t timer_id);
 void forget_connection(const kafka_services& s, uint64_t connection_key);
 
 void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafka_reply& reply);
+/// DeleteRecords (kafka_serve_records.cpp): per partition by its actor.
+void serve(const kafka_services& s, wire::delete_records_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply);

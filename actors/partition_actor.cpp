@@ -210,6 +210,22 @@ void start_flush(self_ptr self) {
 
 } // namespace
 
+void unlink_segments(const partition_actor_state& st, const std::vector<storage::deleted_segment>& removed) {
+  std::vector<std::string> files;
+  for (auto& d : removed)
+    files.insert(files.end(), d.files.begin(), d.files.end());
+  if (files.empty())
+    return;
+  io_job unlink{[files] { return storage::delete_files(files).error(); }};
+  // file.delete.delay.ms: readers that located a batch in these files just before may still
+  // read them. Files left by a stop in between are removed when the log opens again.
+  auto delay = st.log->config().file_delete_delay_ms;
+  if (delay > 0)
+    caf::delayed_anon_send(st.ctx.io_worker, std::chrono::milliseconds(delay), std::move(unlink));
+  else
+    caf::anon_send(st.ctx.io_worker, std::move(unlink));
+}
+
 caf::error append_failed(const partition_actor_state& st, std::error_code ec) {
   // Later appends are refused with log_dir_offline: only the write that failed is logged.
   if (ec != storage::errc::log_dir_offline && st.log->dir_health().offline())
@@ -270,7 +286,7 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       advance_high_watermark(self);
       if (st.log->flush_due(now))
         start_flush(self);
-      produce_result result{info->first_offset, -1, st.log->log_start_offset(), static_cast<int64_t>(info->records)};
+      produce_result result{info->first_offset, info->log_append_time, st.log->log_start_offset(), static_cast<int64_t>(info->records)};
       if (req.acks == -1)
         return await_replication(self, info->last_offset + 1, result, req.timeout_ms);
       return result;
@@ -340,20 +356,18 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
     [=](log_config_atom, storage::log_config& cfg) { self->state.log->set_config(cfg); },
     [=](isr_atom, uint64_t generation) { check_isr(self, generation); },
     [=](isr_atom, bool ok, std::vector<int32_t>& isr) { isr_written(self, ok, std::move(isr)); },
+    [=](delete_records_atom, int64_t offset, int32_t timeout_ms) { return delete_records(self, offset, timeout_ms); },
     [=](retention_atom, int64_t now) -> caf::result<retention_report> {
       auto& st = self->state;
       auto deleted = st.log->apply_retention(now);
       if (!deleted)
         return to_caf_error(deleted.error());
       retention_report report{st.ctx.tp, {}, 0, st.log->log_start_offset()};
-      std::vector<std::string> files;
       for (auto& d : *deleted) {
         report.deleted_segments.push_back(d.base_offset);
         report.deleted_bytes += static_cast<int64_t>(d.size);
-        files.insert(files.end(), d.files.begin(), d.files.end());
       }
-      if (!files.empty())
-        caf::anon_send(st.ctx.io_worker, io_job{[files] { return storage::delete_files(files).error(); }});
+      unlink_segments(st, *deleted);
       return report;
     },
     [=](caf::timeout_atom, uint64_t id) {
@@ -361,7 +375,8 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       if (id != st.timer_id)
         return; // superseded by an earlier deadline's timer
       st.timer_at = {};
-      auto next = std::min(answer_parked(self, parked_due::expired), expire_waiting_produces(self));
+      auto next = std::min({answer_parked(self, parked_due::expired), expire_waiting_produces(self),
+                            expire_waiting_deletes(self)});
       if (next != caf::actor_clock::time_point::max())
         arm_deadline_timer(self, next);
     },

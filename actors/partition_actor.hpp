@@ -26,6 +26,7 @@
 
 namespace cafka::storage {
 class partition_log;
+struct deleted_segment;
 }
 
 namespace cafka::cluster {
@@ -58,6 +59,10 @@ using partition_actor = caf::typed_actor<
   /// offsets of a __consumer_offsets partition this broker comes to lead (Kafka loads to the
   /// log end). Empty at the log end.
   caf::replies_to<offsets_load_atom, int64_t, int32_t>::with<fetch_result>,
+  /// Leader: DeleteRecords, moving the log start to an offset (-1: the high watermark);
+  /// answers the low watermark once every live replica's log start reached it, or
+  /// request_timed_out after the milliseconds given.
+  caf::replies_to<delete_records_atom, int64_t, int32_t>::with<int64_t>,
   /// Applies time and size retention for `now` (ms since the epoch).
   caf::replies_to<retention_atom, int64_t>::with<retention_report>,
   /// Leader: a follower's fetch of one partition (replica id), up to the log end; an empty

@@ -34,6 +34,13 @@ struct waiting_produce {
   caf::typed_response_promise<produce_result> promise;
 };
 
+/// A DeleteRecords waiting for the followers' log starts to reach its offset.
+struct waiting_delete {
+  caf::actor_clock::time_point deadline;
+  int64_t offset = 0;
+  caf::typed_response_promise<int64_t> promise;
+};
+
 /// A follower's empty fetch waiting for the next append (one per follower).
 struct replica_watch {
   int32_t replica = -1;
@@ -65,6 +72,7 @@ struct partition_actor_state {
   int32_t isr_written_from = -1; ///< state version the write in flight was decided from
   uint64_t isr_timer_generation = 0;
   std::vector<waiting_produce> waiting;
+  std::vector<waiting_delete> waiting_deletes;
   std::vector<replica_watch> replica_watches;
 };
 
@@ -84,6 +92,9 @@ void fail_waiting_fetches(partition_self self, const caf::error& err);
 /// Hands an fsync to the I/O worker if the flush policy wants one now.
 void flush_if_due(partition_self self);
 
+/// Hands the files of removed segments to the I/O worker to unlink.
+void unlink_segments(const partition_actor_state& st, const std::vector<storage::deleted_segment>& removed);
+
 /// The error to answer for a failed append; logs once, at the write that failed, that the
 /// log dir went offline (storage/log_dir_health.hpp).
 caf::error append_failed(const partition_actor_state& st, std::error_code ec);
@@ -96,8 +107,9 @@ void apply_role(partition_self self, replica_role role);
 void advance_high_watermark(partition_self self);
 /// acks=all produces whose deadline passed answer request_timed_out; the earliest left.
 caf::actor_clock::time_point expire_waiting_produces(partition_self self);
-/// After an append: fires followers' watches.
-void fire_replica_watches(partition_self self);
+/// After an append: fires followers' watches; `all`: every one, whatever its offset (the
+/// log start moved, which followers learn from the answer).
+void fire_replica_watches(partition_self self, bool all = false);
 caf::result<replica_fetch_partition_result> serve_replica_fetch(partition_self self, int32_t replica,
                                                                 const replica_fetch_partition& req,
                                                                 caf::actor watcher, uint64_t key);
@@ -109,6 +121,18 @@ void isr_written(partition_self self, bool ok, std::vector<int32_t> isr);
 /// acks=all: answers now or parks the produce until the high watermark reaches it.
 caf::result<produce_result> await_replication(partition_self self, int64_t required_offset, produce_result result,
                                               int32_t timeout_ms);
+
+// -- partition_delete_records.cpp --
+
+caf::result<int64_t> delete_records(partition_self self, int64_t offset, int32_t timeout_ms);
+/// After a follower's fetch reported its log start: answers the deletions it completes.
+void complete_waiting_deletes(partition_self self);
+/// Deletions whose deadline passed answer request_timed_out; the earliest deadline left.
+caf::actor_clock::time_point expire_waiting_deletes(partition_self self);
+/// The replica stopped leading: every waiting deletion answers not_leader_or_follower.
+void fail_waiting_deletes(partition_self self);
+/// Follower: moves the log start up to the leader's (never past its own log end).
+caf::error follow_log_start(partition_self self, int64_t leader_log_start);
 
 // -- partition_follower.cpp --
 

@@ -61,7 +61,10 @@ caf::result<replica_position> append_replicated(partition_self self, int32_t lea
       return append_failed(st, info.error());
     flush_if_due(self);
   }
-  (void) leader_log_start; // retention runs on every replica by the same rules
+  // Retention runs on every replica by the same rules; a start moved by DeleteRecords
+  // comes from the leader.
+  if (auto err = follow_log_start(self, leader_log_start))
+    return err;
   st.high_watermark = std::min(leader_hw, log.log_end_offset());
   clamp_high_watermark(st);
   return position_of(st);

@@ -145,6 +145,7 @@ void stop_leading(partition_self self, replica_role role) {
   for (auto& w : st.waiting)
     w.promise.deliver(err);
   st.waiting.clear();
+  fail_waiting_deletes(self);
   fail_waiting_fetches(self, err);
   st.replica_watches.clear();
   st.followers.clear();
@@ -188,8 +189,10 @@ void apply_role(partition_self self, replica_role role) {
     stop_leading(self, std::move(role));
   else
     st.role = std::move(role);
-  if (leading(st))
+  if (leading(st)) {
     advance_high_watermark(self);
+    complete_waiting_deletes(self); // a follower's broker may have died
+  }
 }
 
 void advance_high_watermark(partition_self self) {
@@ -245,11 +248,11 @@ caf::actor_clock::time_point expire_waiting_produces(partition_self self) {
 
 // A fired watch stays, without its watcher, until the long poll asks again (its second round):
 // serve_replica_fetch tells that repeat from a new fetch by it.
-void fire_replica_watches(partition_self self) {
+void fire_replica_watches(partition_self self, bool all) {
   auto& st = self->state;
   auto end = st.log->log_end_offset();
   for (auto& w : st.replica_watches) {
-    if (w.watcher && end > w.offset) {
+    if (w.watcher && (all || end > w.offset)) {
       caf::anon_send(w.watcher, replica_fetch_atom_v, w.key);
       w.watcher = caf::actor{};
     }
@@ -288,6 +291,7 @@ caf::result<replica_fetch_partition_result> serve_replica_fetch(partition_self s
   if (!repeat) {
     cluster::record_fetch(*progress, req.fetch_offset, req.log_start_offset, end, st.ctx.now_ms());
     maybe_expand_isr(self, *progress);
+    complete_waiting_deletes(self);
   }
   advance_high_watermark(self);
   auto out = fetch_error(st, kafka_error::none);

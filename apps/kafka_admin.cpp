@@ -303,6 +303,29 @@ void kafka_admin::alter_offsets(const std::string& id, const std::map<storage::t
         check(parts->elems[j].err);
 }
 
+std::map<storage::topic_partition, kafka_admin::deleted_records>
+kafka_admin::delete_records(const std::vector<std::pair<storage::topic_partition, int64_t>>& before_offsets) {
+  partition_list list{rd_kafka_topic_partition_list_new(static_cast<int>(before_offsets.size()))};
+  for (auto& [tp, offset] : before_offsets)
+    rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset = offset;
+  owned<rd_kafka_DeleteRecords_t, rd_kafka_DeleteRecords_destroy> del{rd_kafka_DeleteRecords_new(list.get())};
+  queue q{rd_kafka_queue_new(impl_->rk)};
+  auto* raw = del.get();
+  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_DELETERECORDS);
+  char errstr[256];
+  // How long the leaders wait for their followers to delete too.
+  rd_kafka_AdminOptions_set_operation_timeout(opts.get(), impl_->request_timeout_ms, errstr, sizeof errstr);
+  rd_kafka_DeleteRecords(impl_->rk, &raw, 1, opts.get(), q.get());
+  auto ev = impl_->wait(q);
+  std::map<storage::topic_partition, deleted_records> out;
+  if (auto* parts = rd_kafka_DeleteRecords_result_offsets(rd_kafka_event_DeleteRecords_result(ev.get())))
+    for (int i = 0; i < parts->cnt; ++i) {
+      auto& e = parts->elems[i];
+      out[{e.topic, e.partition}] = e.err ? deleted_records{-1, error_name(e.err)} : deleted_records{e.offset, ""};
+    }
+  return out;
+}
+
 void kafka_admin::delete_group(const std::string& id) {
   owned<rd_kafka_DeleteGroup_t, rd_kafka_DeleteGroup_destroy> del{rd_kafka_DeleteGroup_new(id.c_str())};
   queue q{rd_kafka_queue_new(impl_->rk)};

@@ -99,6 +99,15 @@ public:
   /// The log start and high watermark of a partition (ListOffsets to its leader).
   std::pair<int64_t, int64_t> watermarks(const storage::topic_partition& tp);
 
+  /// DeleteRecords (offset -1: the high watermark), by partition: the new low watermark, or
+  /// the error name.
+  struct deleted_records {
+    int64_t low_watermark = -1;
+    std::string error;
+  };
+  std::map<storage::topic_partition, deleted_records>
+  delete_records(const std::vector<std::pair<storage::topic_partition, int64_t>>& before_offsets);
+
   std::vector<group_listing> list_groups();
   /// Throws kafka_failure for an unknown group (GROUP_ID_NOT_FOUND) too.
   group_info describe_group(const std::string& id);

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -56,15 +55,6 @@ const std::vector<tools::option> options{
   {"command-config", "FILE", "not supported (no client security settings yet)"},
   {"request-timeout-ms", "MS", "give up waiting for an answer after this long (default 60000)"},
 };
-
-std::string read_file(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
-    throw tools::usage_error("cannot read " + path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string partition_name(const std::string& topic, int32_t p) { return topic + "-" + std::to_string(p); }
 
@@ -199,7 +189,7 @@ std::vector<partition_target> reassignment_file(const tools::args& a) {
   if (!a.has("reassignment-json-file"))
     throw tools::usage_error("this action needs --reassignment-json-file");
   std::string error;
-  auto parsed = cluster::parse_reassignment_json(read_file(a.value_or("reassignment-json-file", "")), error);
+  auto parsed = cluster::parse_reassignment_json(tools::read_file(a.value_or("reassignment-json-file", "")), error);
   if (!parsed)
     throw tools::usage_error("--reassignment-json-file: " + error);
   return *parsed;
@@ -218,7 +208,7 @@ int generate(const tools::args& a, const std::string& broker, int timeout) {
   if (!a.has("topics-to-move-json-file") || !a.has("broker-list"))
     throw tools::usage_error("--generate needs --topics-to-move-json-file and --broker-list");
   std::string error;
-  auto topics = cluster::parse_topics_json(read_file(a.value_or("topics-to-move-json-file", "")), error);
+  auto topics = cluster::parse_topics_json(tools::read_file(a.value_or("topics-to-move-json-file", "")), error);
   if (!topics)
     throw tools::usage_error("--topics-to-move-json-file: " + error);
   std::vector<int32_t> brokers;

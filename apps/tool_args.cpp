@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <optional>
+#include <sstream>
 
 #include <caf/message.hpp>
 
@@ -137,6 +139,15 @@ bool parse_bool(std::string_view text, std::string_view what) {
   if (lower == "false")
     return false;
   throw usage_error("invalid value for " + std::string{what} + ": " + quoted(text) + " (expected true or false)");
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  if (!in)
+    throw usage_error("cannot read " + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 void check_bootstrap(std::string_view text) {

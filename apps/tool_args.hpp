@@ -72,6 +72,9 @@ int64_t parse_integer(std::string_view text, std::string_view what, int64_t min,
 /// "true"/"false" (case-insensitive); throws usage_error naming `what`.
 bool parse_bool(std::string_view text, std::string_view what);
 
+/// The whole of a file a flag names (a JSON file); throws usage_error "cannot read PATH".
+std::string read_file(const std::string& path);
+
 /// Throws usage_error unless `text` is a valid --bootstrap-server list (host:port,...).
 void check_bootstrap(std::string_view text);
 

@@ -236,6 +236,25 @@ std::optional<std::vector<std::string>> parse_topics_json(std::string_view text,
   });
 }
 
+std::optional<std::vector<records_cutoff>> parse_offsets_json(std::string_view text, std::string& error) {
+  return parsed(text, error, [](const json& doc) {
+    std::vector<records_cutoff> out;
+    auto& partitions = field(doc, "partitions", json::kind::array, "the file");
+    for (size_t i = 0; i < partitions.items.size(); ++i) {
+      auto where = "partitions[" + std::to_string(i) + "]";
+      auto& p = partitions.items[i];
+      records_cutoff o;
+      o.topic = field(p, "topic", json::kind::string, where).text;
+      o.partition = int32_of(field(p, "partition", json::kind::number, where), where + ".partition");
+      o.offset = field(p, "offset", json::kind::number, where).number;
+      if (o.offset < -1)
+        throw bad_json(where + ".offset must be -1 (the high watermark) or an offset");
+      out.push_back(std::move(o));
+    }
+    return out;
+  });
+}
+
 std::string reassignment_json(const std::vector<partition_target>& targets) {
   std::string out = R"({"version":1,"partitions":[)";
   for (size_t i = 0; i < targets.size(); ++i) {

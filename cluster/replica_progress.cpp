@@ -24,6 +24,17 @@ bool is_caught_up(const replica_progress& p, int64_t leader_log_end, int64_t now
   return p.log_end_offset == leader_log_end || now_ms - p.last_caught_up_ms <= lag_ms;
 }
 
+int64_t low_watermark(int64_t leader_log_start, const std::vector<replica_progress>& followers,
+                      const std::vector<int32_t>& live_brokers) {
+  int64_t low = leader_log_start;
+  for (auto& p : followers) {
+    bool live = std::find(live_brokers.begin(), live_brokers.end(), p.broker) != live_brokers.end();
+    if (live && p.log_start_offset >= 0)
+      low = std::min(low, p.log_start_offset);
+  }
+  return low;
+}
+
 replica_progress fresh_progress(int32_t broker, bool in_isr, int64_t now_ms) {
   // Replica.scala resetReplicaState(isNewLeader = true).
   replica_progress p;

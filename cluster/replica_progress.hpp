@@ -4,6 +4,7 @@
 // passed in as milliseconds; nothing here reads a clock.
 
 #include <cstdint>
+#include <vector>
 
 #include "cluster/metadata.hpp"
 
@@ -30,6 +31,12 @@ void record_fetch(replica_progress& p, int64_t fetch_offset, int64_t follower_lo
 /// followerLEO == leaderLEO || now - lastCaughtUp <= lag
 bool is_caught_up(const replica_progress& p, int64_t leader_log_end, int64_t now_ms,
                   int64_t lag_ms);
+
+/// Kafka's lowWatermarkIfLeader, what DeleteRecords waits for: the smallest log start of
+/// the leader (`leader_log_start`) and of the followers on live brokers whose log start is
+/// known (a follower reports it with each fetch).
+int64_t low_watermark(int64_t leader_log_start, const std::vector<replica_progress>& followers,
+                      const std::vector<int32_t>& live_brokers);
 
 /// makeLeader's reset: LEO unknown; last_caught_up_ms = now if in the ISR else 0.
 replica_progress fresh_progress(int32_t broker, bool in_isr, int64_t now_ms);

@@ -15,7 +15,8 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(cafka_programs cafka-server cafka-check-config cafka-topics cafka-console-producer cafka-console-consumer
-                   cafka-consumer-groups cafka-configs cafka-leader-election cafka-reassign-partitions cafka-perf)
+                   cafka-consumer-groups cafka-configs cafka-leader-election cafka-reassign-partitions cafka-delete-records
+                   cafka-perf)
 install(TARGETS ${cafka_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT server)
 install(FILES config/server.properties DESTINATION ${CMAKE_INSTALL_SYSCONFDIR}/cafka COMPONENT config)
 

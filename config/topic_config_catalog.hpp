@@ -1,9 +1,7 @@
 #pragma once
 // Every topic-level config Kafka has (3.x), with Kafka's default and the broker keys it falls
-// back to (its synonyms), as DescribeConfigs lists them. cafka applies the keys marked
-// `implemented`; a key that is not accepts only its default (which is what cafka does), so
-// that a config copied from a Kafka cluster is either honoured or refused by name, never
-// stored and ignored.
+// back to (its synonyms), as DescribeConfigs lists them. config/topic_config.cpp validates and
+// applies each (docs/configs.md says how, and which act only together with a feature).
 
 #include <string>
 #include <string_view>
@@ -17,7 +15,6 @@ struct topic_key {
   std::string name;
   std::string default_value;          ///< Kafka's built-in default, as DescribeConfigs shows it
   std::vector<std::string> synonyms;  ///< broker keys, most specific first (log.retention.ms, then .minutes, .hours)
-  bool implemented = false;           ///< cafka applies values other than the default
 };
 
 /// In Kafka's (alphabetical) order.

@@ -49,6 +49,7 @@ const char* to_string(kafka_error e) noexcept {
     case kafka_error::invalid_timestamp: return "INVALID_TIMESTAMP";
     case kafka_error::invalid_replica_assignment: return "INVALID_REPLICA_ASSIGNMENT";
     case kafka_error::unsupported_for_message_format: return "UNSUPPORTED_FOR_MESSAGE_FORMAT";
+    case kafka_error::policy_violation: return "POLICY_VIOLATION";
     case kafka_error::out_of_order_sequence_number: return "OUT_OF_ORDER_SEQUENCE_NUMBER";
     case kafka_error::duplicate_sequence_number: return "DUPLICATE_SEQUENCE_NUMBER";
     case kafka_error::invalid_producer_epoch: return "INVALID_PRODUCER_EPOCH";

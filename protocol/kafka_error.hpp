@@ -45,6 +45,7 @@ enum class kafka_error : uint8_t {
   not_controller = 41,
   invalid_request = 42,
   unsupported_for_message_format = 43,
+  policy_violation = 44,
   out_of_order_sequence_number = 45,
   duplicate_sequence_number = 46,
   invalid_producer_epoch = 47,

@@ -20,6 +20,7 @@ struct category : std::error_category {
       case errc::corrupt_batch: return "stored batch is damaged (CRC mismatch)";
       case errc::non_contiguous_offsets: return "batch offsets do not continue the log end";
       case errc::log_dir_offline: return "the log directory is offline after a failed write";
+      case errc::invalid_timestamp: return "a record timestamp outside the topic's message.timestamp.before/after.max.ms";
     }
     return "unknown storage error";
   }

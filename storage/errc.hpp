@@ -17,6 +17,7 @@ enum class errc {
   corrupt_batch,           ///< a stored batch fails its CRC check (damaged on disk)
   non_contiguous_offsets,  ///< append_replicated() batches that do not continue the log end densely
   log_dir_offline,         ///< the log's directory went offline after a failed write (log_dir_health.hpp)
+  invalid_timestamp,       ///< a CreateTime batch outside message.timestamp.before/after.max.ms
 };
 
 const std::error_category& storage_category() noexcept;

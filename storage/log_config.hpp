@@ -26,6 +26,24 @@ struct log_config {
   int64_t flush_interval_ms = std::numeric_limits<int64_t>::max();
   /// message.max.bytes / max.message.bytes: the largest batch accepted.
   int32_t max_message_bytes = 1048588;
+  /// segment.jitter.ms: each new segment rolls by time up to this much before roll_ms (a
+  /// random share), so that partitions created together do not all roll at once.
+  int64_t roll_jitter_ms = 0;
+  /// file.delete.delay.ms: how long the files of a deleted segment (renamed *.deleted) stay
+  /// before they are unlinked.
+  int64_t file_delete_delay_ms = 60000;
+  /// preallocate: reserve segment_bytes of disk for each new segment (the file keeps its size).
+  bool preallocate = false;
+  /// message.timestamp.type=LogAppendTime: the leader stamps each batch with its append time.
+  bool log_append_time = false;
+  /// message.timestamp.before.max.ms / after.max.ms (difference.max.ms where those are
+  /// unset), CreateTime only: a batch whose first timestamp lies more than this before now,
+  /// or whose max timestamp more than this after now, is refused.
+  int64_t timestamp_before_max_ms = std::numeric_limits<int64_t>::max();
+  int64_t timestamp_after_max_ms = std::numeric_limits<int64_t>::max();
+  /// compression.type: the codec (protocol::compression_codec) the leader stores batches
+  /// in, recompressing those that came in another; -1: as the producer sent them.
+  int8_t compression = -1;
   /// cleanup.policy contains "delete": retention removes old segments.
   bool cleanup_delete = true;
   /// cleanup.policy contains "compact": the cleaner keeps the last value per key.

@@ -3,9 +3,12 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <limits>
 
 #include "protocol/batch_header.hpp"
+#include "protocol/batch_recompression.hpp"
 #include "protocol/record_batch.hpp"
 #include "storage/errc.hpp"
 #include "storage/file.hpp"
@@ -59,8 +62,9 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     } else if (auto b = parse_segment_file_name(name, segment_file::timeindex)) {
       timeindex_bases.push_back(*b);
     } else if ((name.size() > 8 && name.compare(name.size() - 8, 8, deleted_suffix) == 0)
-               || name == std::string(leader_epoch_file_name) + ".tmp") {
-      leftovers.push_back(entry.path().string()); // retention's or an epoch file's, from before a crash
+               || name == std::string(leader_epoch_file_name) + ".tmp"
+               || name == std::string(log_start_file_name) + ".tmp") {
+      leftovers.push_back(entry.path().string()); // retention's or a small file's, from before a crash
     }
   }
   if (ec)
@@ -143,6 +147,8 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
       report_.truncated_bytes += r->discarded_bytes;
     }
   }
+  if (auto st = load_start_offset(); !st)
+    return st;
   recovery_point_ = std::clamp(clean_shutdown ? log_end_offset() : recovery_point,
                                log_start_offset(), log_end_offset());
   if (auto st = finish_epochs(stored); !st)
@@ -194,7 +200,68 @@ status partition_log::delete_segments_after(size_t index) {
 }
 
 int64_t partition_log::log_start_offset() const noexcept {
-  return segments_.front()->base_offset();
+  return std::max(moved_start_, segments_.front()->base_offset());
+}
+
+std::string partition_log::start_file_path() const {
+  return dir_ + '/' + log_start_file_name;
+}
+
+// A damaged file is ignored: the start falls back to the first segment's base offset.
+status partition_log::load_start_offset() {
+  auto text = read_file_if_present(start_file_path());
+  if (!text)
+    return text.error();
+  moved_start_ = 0;
+  if (*text) {
+    char* end = nullptr;
+    long long v = std::strtoll((*text)->c_str(), &end, 10);
+    if (end != (*text)->c_str() && *end == '\n' && v >= 0)
+      moved_start_ = v;
+  }
+  if (moved_start_ > log_end_offset()) { // recovery cut the log below it
+    moved_start_ = log_end_offset();
+    return save_start_offset();
+  }
+  return {};
+}
+
+// Without fsync, as save_epochs(): prepare_flush() syncs it.
+status partition_log::save_start_offset() {
+  if (auto st = replace_file(start_file_path(), std::to_string(moved_start_) + '\n'); !st)
+    return st;
+  start_file_unsynced_ = true;
+  dir_dirty_ = true;
+  return {};
+}
+
+result<std::vector<deleted_segment>> partition_log::advance_log_start(int64_t offset) {
+  if (offset > log_end_offset())
+    return errc::offset_out_of_range;
+  if (offset <= log_start_offset())
+    return std::vector<deleted_segment>{};
+  moved_start_ = offset;
+  if (auto st = save_start_offset(); !st)
+    return st.error();
+  recovery_point_ = std::max(recovery_point_, offset);
+  if (epochs_.truncate_from_start(offset))
+    (void) save_epochs();
+  return remove_segments_below_start();
+}
+
+// Segments whose records all lie below the start (the next one starts at or below it).
+result<std::vector<deleted_segment>> partition_log::remove_segments_below_start() {
+  std::vector<deleted_segment> deleted;
+  while (segments_.size() > 1 && segments_[1]->base_offset() <= moved_start_) {
+    auto& s = *segments_.front();
+    auto files = s.retire();
+    if (!files)
+      return files.error();
+    deleted.push_back({s.base_offset(), s.size(), false, true, std::move(*files)});
+    segments_.erase(segments_.begin());
+    dir_dirty_ = true;
+  }
+  return deleted;
 }
 
 int64_t partition_log::log_end_offset() const noexcept {
@@ -233,6 +300,75 @@ result<append_info> partition_log::append_replicated(std::vector<char>& batches,
   return append_batches(batches, now_ms, -1, false);
 }
 
+namespace {
+
+// compression.type (the leader's append only): the batches not in the topic's codec are
+// rewritten in it, each as a whole (protocol/batch_recompression.hpp). Nothing is copied when
+// every batch is in the codec already.
+status recompress_for_topic(std::vector<char>& batches, int target, size_t max_uncompressed) {
+  std::vector<char> out;
+  bool changed = false;
+  size_t at = 0;
+  while (at < batches.size()) {
+    protocol::bytes_view rest(batches.data() + at, batches.size() - at);
+    auto h = protocol::validate_batch(rest);
+    if (!h)
+      return h.error();
+    auto size = h->total_size();
+    if (protocol::needs_recompression(*h, target)) {
+      if (!changed)
+        out.assign(batches.begin(), batches.begin() + static_cast<std::ptrdiff_t>(at));
+      changed = true;
+      auto rewritten = protocol::recompress_batch(rest.substr(0, size), static_cast<protocol::compression_codec>(target),
+                                                  max_uncompressed);
+      if (!rewritten)
+        return rewritten.error();
+      out.insert(out.end(), rewritten->begin(), rewritten->end());
+    } else if (changed) {
+      out.insert(out.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(size));
+    }
+    at += size;
+  }
+  if (changed)
+    batches = std::move(out);
+  return {};
+}
+
+// Whether `ts` lies more than `before_ms` before or `after_ms` after `now_ms` (either bound
+// may be Long.MAX: none), without overflowing.
+bool outside_time_bounds(int64_t ts, int64_t now_ms, int64_t before_ms, int64_t after_ms) {
+  constexpr auto none = std::numeric_limits<int64_t>::max();
+  if (before_ms != none && ts < now_ms - before_ms)
+    return true;
+  return after_ms != none && after_ms <= none - now_ms && ts > now_ms + after_ms;
+}
+
+} // namespace
+
+// The leader's timestamp rules, from the batch header alone (never per record): LogAppendTime
+// stamps the batch; CreateTime checks its first and max timestamps against the bounds (Kafka
+// checks each record's, which lie between those but for out-of-order timestamps inside one
+// batch); a batch without timestamps is stored with max timestamp -1.
+status partition_log::apply_timestamp_policy(char* batch, protocol::batch_header& h, int64_t now_ms) {
+  if (cfg_.log_append_time) {
+    protocol::set_log_append_time(batch, h.total_size(), now_ms);
+    h.max_timestamp = now_ms;
+    return {};
+  }
+  if (protocol::lacks_timestamp(h)) {
+    if (h.max_timestamp != protocol::no_timestamp) {
+      protocol::set_no_timestamp(batch, h.total_size());
+      h.max_timestamp = protocol::no_timestamp;
+    }
+    return {};
+  }
+  auto before = cfg_.timestamp_before_max_ms, after = cfg_.timestamp_after_max_ms;
+  if (outside_time_bounds(h.base_timestamp, now_ms, before, after)
+      || outside_time_bounds(h.max_timestamp, now_ms, before, after))
+    return errc::invalid_timestamp;
+  return {};
+}
+
 // Either assigns offsets (rewriting base offsets, stamping `stamp_epoch` if >= 0) or
 // checks that the batches carry the next offsets already (a follower's copy).
 result<append_info> partition_log::append_batches(std::vector<char>& batches, int64_t now_ms,
@@ -241,6 +377,10 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
     return errc::empty_append;
   if (health_->offline())
     return errc::log_dir_offline;
+  if (assign_offsets && cfg_.compression >= 0) {
+    if (auto st = recompress_for_topic(batches, cfg_.compression, static_cast<size_t>(cfg_.max_message_bytes) * 64); !st)
+      return st.error();
+  }
   // Validate everything before writing anything: an append is all or nothing.
   append_info info;
   int64_t next = log_end_offset();
@@ -258,9 +398,11 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
       return errc::non_contiguous_offsets;
     if (stamp_epoch >= 0)
       protocol::set_leader_epoch(batches.data() + at, stamp_epoch);
-    if (assign_offsets && protocol::lacks_timestamp(*h) && h->max_timestamp != protocol::no_timestamp) {
-      protocol::set_no_timestamp(batches.data() + at, h->total_size());
-      h->max_timestamp = protocol::no_timestamp;
+    if (assign_offsets) {
+      if (auto st = apply_timestamp_policy(batches.data() + at, *h, now_ms); !st)
+        return st.error();
+      if (cfg_.log_append_time)
+        info.log_append_time = now_ms;
     }
     next += int64_t{h->last_offset_delta} + 1;
     info.max_timestamp = std::max(info.max_timestamp, h->max_timestamp);
@@ -328,7 +470,7 @@ result<bool> partition_log::should_roll(size_t append_bytes, const append_info& 
   auto waited = active.time_waited_for_roll(now_ms, incoming.max_timestamp);
   if (!waited)
     return waited.error();
-  if (*waited > cfg_.roll_ms)
+  if (*waited > cfg_.roll_ms - active.roll_jitter_ms())
     return true;
   return active.index_full() || incoming.last_offset - active.base_offset() > INT32_MAX;
 }
@@ -402,11 +544,12 @@ partition_log::offset_for_timestamp(int64_t timestamp) {
   auto visited = protocol::for_each_record(
     protocol::bytes_view(m.batch.data(), m.batch.size()),
     static_cast<size_t>(cfg_.max_message_bytes) * 64, [&](const protocol::record_view& r) {
-      if (!found && r.timestamp >= timestamp)
+      if (!found && r.timestamp >= timestamp && r.offset >= log_start_offset())
         found = timestamp_offset{r.offset, r.timestamp};
     });
   if (!visited || !found) // unreadable records: answer at batch granularity
-    return std::optional<timestamp_offset>{timestamp_offset{m.batch_base_offset, m.batch_max_timestamp}};
+    return std::optional<timestamp_offset>{
+      timestamp_offset{std::max(m.batch_base_offset, log_start_offset()), m.batch_max_timestamp}};
   return found;
 }
 
@@ -457,12 +600,19 @@ status partition_log::restart_at(int64_t offset) {
   if (!s)
     return s.error();
   segments_.push_back(std::move(*s));
+  if (moved_start_ != 0) { // a start below the old one: the file must not bring that back
+    moved_start_ = 0;
+    return save_start_offset();
+  }
   return {};
 }
 
 result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_ms) {
-  if (!cfg_.cleanup_delete)
-    return std::vector<deleted_segment>{};
+  // Left by a crash between advance_log_start()'s file and its deletions, or not yet
+  // deleted; Kafka deletes these whatever the cleanup policy.
+  auto below_start = remove_segments_below_start();
+  if (!below_start || !cfg_.cleanup_delete)
+    return below_start;
   std::vector<segment_summary> summaries;
   summaries.reserve(segments_.size());
   for (size_t i = 0; i < segments_.size(); ++i) {
@@ -480,13 +630,13 @@ result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_
     summaries.push_back(s);
   }
   auto decision = select_expired_segments(summaries, {cfg_.retention_ms, cfg_.retention_bytes}, now_ms);
-  std::vector<deleted_segment> deleted;
+  auto deleted = std::move(*below_start);
   for (size_t i = 0; i < decision.total(); ++i) {
     auto& s = *segments_.front();
     auto files = s.retire();
     if (!files)
       return files.error();
-    deleted.push_back({s.base_offset(), s.size(), i < decision.by_time, std::move(*files)});
+    deleted.push_back({s.base_offset(), s.size(), i < decision.by_time, false, std::move(*files)});
     segments_.erase(segments_.begin());
     dir_dirty_ = true;
   }
@@ -529,6 +679,13 @@ result<flush_job> partition_log::prepare_flush() {
       return f.error();
     job.files_.push_back(std::move(*f)); // the folder follows: save_epochs() made it dirty
     epoch_file_ = epoch_file_state::synced;
+  }
+  if (start_file_unsynced_) {
+    auto f = file::open(start_file_path(), file::mode::read_only);
+    if (!f)
+      return f.error();
+    job.files_.push_back(std::move(*f));
+    start_file_unsynced_ = false;
   }
   for (size_t i = segment_index_for(recovery_point_); i < segments_.size(); ++i)
     if (auto st = segments_[i]->prepare_flush(job.files_); !st)

@@ -32,6 +32,13 @@
 //   * If writing the file fails, the change stays in memory and prepare_flush() retries
 //     the write, reporting its error: append never fails because of the epoch file.
 //
+// Log start (Kafka's logStartOffset): the first segment's base offset, or later when
+// DeleteRecords moved it into a segment (advance_log_start). A moved start is kept in
+// <dir>/log-start-offset (a decimal number), written like the epoch file (temporary file +
+// rename, fsynced by the next flush); segments wholly below it are deleted at once, and by
+// apply_retention() after a crash in between. A lost or damaged file only brings back
+// records that were deleted, never loses any.
+//
 // Not thread-safe and blocking: one owner calls it. Only open(), flush(), close() and
 // flush_job::run() wait for the device (fsync); the rest blocks in plain reads and writes.
 
@@ -53,11 +60,14 @@ namespace cafka::storage {
 
 class segment;
 
+inline constexpr const char* log_start_file_name = "log-start-offset";
+
 /// What append() assigned.
 struct append_info {
   int64_t first_offset = 0;
   int64_t last_offset = 0;
   int64_t max_timestamp = -1;
+  int64_t log_append_time = -1; ///< the time stamped into the batches, -1 unless LogAppendTime
   size_t batches = 0;
   size_t records = 0;
 };
@@ -75,7 +85,8 @@ struct recovery_report {
 struct deleted_segment {
   int64_t base_offset = 0;
   uint64_t size = 0;
-  bool by_time = false;           ///< else by size
+  bool by_time = false;           ///< else by size, or below the log start
+  bool below_log_start = false;   ///< wholly below a log start DeleteRecords moved
   std::vector<std::string> files; ///< renamed to *.deleted: the caller unlinks them
 };
 
@@ -180,6 +191,12 @@ public:
   /// *.deleted for the caller to unlink); returns them, oldest first.
   result<std::vector<deleted_segment>> apply_retention(int64_t now_ms);
 
+  /// DeleteRecords: moves the log start forward to `offset` (at most the log end; a lower
+  /// one changes nothing) and removes the segments wholly below it (renamed to *.deleted
+  /// for the caller to unlink), oldest first. Reads below the new start fail with
+  /// offset_out_of_range.
+  result<std::vector<deleted_segment>> advance_log_start(int64_t offset);
+
   /// Whether the flush policy wants a flush now.
   bool flush_due(int64_t now_ms) const noexcept;
   /// fdatasync()s everything not yet on disk and moves the recovery point to the end.
@@ -213,9 +230,14 @@ private:
   result<append_info> append_batches(std::vector<char>& batches, int64_t now_ms, int32_t stamp_epoch,
                                      bool assign_offsets);
   bool assign_epochs(protocol::bytes_view batches);
+  status apply_timestamp_policy(char* batch, protocol::batch_header& h, int64_t now_ms);
   status save_epochs();
   status restart_at(int64_t offset);
   std::string epoch_file_path() const;
+  std::string start_file_path() const;
+  status load_start_offset();
+  status save_start_offset();
+  result<std::vector<deleted_segment>> remove_segments_below_start();
   size_t segment_index_for(int64_t offset) const noexcept;
 
   std::string dir_;
@@ -227,6 +249,10 @@ private:
   bool dir_dirty_ = false;
   std::shared_ptr<log_dir_health> health_ = std::make_shared<log_dir_health>();
   recovery_report report_;
+  /// The start DeleteRecords set; log_start_offset() is the larger of it and the first
+  /// segment's base offset.
+  int64_t moved_start_ = 0;
+  bool start_file_unsynced_ = false;
   leader_epoch_cache epochs_;
   /// The epoch file against epochs_: current and durable, current but not fsynced, or
   /// not written (a failed write: prepare_flush() retries).

@@ -1,10 +1,12 @@
 #include "storage/segment.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <functional>
+#include <random>
 
 #include "storage/errc.hpp"
 #include "storage/segment_name.hpp"
@@ -28,8 +30,19 @@ result<int64_t> file_mtime_ms(const std::string& path) {
 
 } // namespace
 
+namespace {
+
+int64_t draw_roll_jitter(int64_t jitter_ms) {
+  if (jitter_ms <= 0)
+    return 0; // no random draw: simulated runs stay deterministic
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  return static_cast<int64_t>(random() % static_cast<uint64_t>(jitter_ms));
+}
+
+} // namespace
+
 segment::segment(std::string dir, int64_t base_offset, const log_config& cfg)
-  : dir_(std::move(dir)), base_offset_(base_offset), cfg_(cfg) {}
+  : dir_(std::move(dir)), base_offset_(base_offset), cfg_(cfg), roll_jitter_ms_(draw_roll_jitter(cfg.roll_jitter_ms)) {}
 
 result<std::unique_ptr<segment>> segment::create(std::string dir, int64_t base_offset,
                                                  const log_config& cfg, int64_t now_ms) {
@@ -39,6 +52,11 @@ result<std::unique_ptr<segment>> segment::create(std::string dir, int64_t base_o
   if (auto st = s->log_.truncate(0); !st)
     return st.error();
   s->size_ = 0;
+  // preallocate: reserve the blocks without changing the size, so that readers and recovery
+  // see the same file as without; seal() gives back what the segment did not use. A file
+  // system without fallocate simply does not preallocate.
+  if (cfg.preallocate && cfg.segment_bytes > 0)
+    (void) ::fallocate(s->log_.fd(), FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(cfg.segment_bytes));
   // Fresh: stale index files of an earlier segment with this base offset must not survive.
   if (auto st = s->open_indexes(true); !st)
     return st.error();
@@ -481,6 +499,9 @@ status segment::persist_indexes() {
 status segment::seal() {
   if (auto st = open_indexes(); !st)
     return st;
+  if (cfg_.preallocate && log_.is_open()) // the reserved blocks past the end go back
+    if (auto st = log_.truncate(size_); !st)
+      return st;
   if (largest_timestamp_ >= 0
       && (time_index_.empty() || largest_timestamp_ > time_index_.back().timestamp))
     time_index_.push_back({largest_timestamp_,

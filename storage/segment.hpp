@@ -85,6 +85,9 @@ public:
   /// timestamp, the time since the segment was created (its file's mtime if it was found
   /// at start-up). Old CreateTime records thus do not roll a segment per append.
   result<int64_t> time_waited_for_roll(int64_t now_ms, int64_t incoming_max_timestamp);
+  /// How much earlier than roll_ms this segment rolls: a random share of segment.jitter.ms
+  /// drawn when it was created or found (Kafka's rollJitterMs).
+  int64_t roll_jitter_ms() const noexcept { return roll_jitter_ms_; }
 
   /// Removes every batch whose last offset is >= `offset` (a batch holding `offset` goes
   /// whole, as in Kafka).
@@ -127,6 +130,7 @@ private:
   bool largest_timestamp_known_ = false;
   std::optional<int64_t> first_batch_timestamp_; ///< max timestamp of batch 0; -1: none
   std::optional<int64_t> created_ms_;
+  int64_t roll_jitter_ms_ = 0;
   bool dirty_ = false;
 };
 

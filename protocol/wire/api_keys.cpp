@@ -35,6 +35,7 @@ constexpr api_info apis[] = {
   {api_key::api_versions, "ApiVersions", 0, 3, 3},
   {api_key::create_topics, "CreateTopics", 0, 4, 5},
   {api_key::delete_topics, "DeleteTopics", 0, 3, 4},
+  {api_key::delete_records, "DeleteRecords", 0, 2, 2},
   {api_key::init_producer_id, "InitProducerId", 0, 1, 2},
   {api_key::offset_for_leader_epoch, "OffsetForLeaderEpoch", 0, 4, 4},
   {api_key::describe_configs, "DescribeConfigs", 0, 2, 4},

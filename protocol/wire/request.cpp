@@ -25,6 +25,7 @@ bool is_decodable(int16_t key) {
     case api_key::list_offsets:
     case api_key::create_topics:
     case api_key::delete_topics:
+    case api_key::delete_records:
     case api_key::init_producer_id:
     case api_key::find_coordinator:
     case api_key::join_group:
@@ -65,6 +66,7 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::list_offsets: return wrap(decode_list_offsets_request(body, v));
     case api_key::create_topics: return wrap(decode_create_topics_request(body, v));
     case api_key::delete_topics: return wrap(decode_delete_topics_request(body, v));
+    case api_key::delete_records: return wrap(decode_delete_records_request(body, v));
     case api_key::init_producer_id: return wrap(decode_init_producer_id_request(body, v));
     case api_key::find_coordinator: return wrap(decode_find_coordinator_request(body, v));
     case api_key::join_group: return wrap(decode_join_group_request(body, v));

@@ -10,6 +10,7 @@
 #include "protocol/wire/create_partitions.hpp"
 #include "protocol/wire/create_topics.hpp"
 #include "protocol/wire/delete_groups.hpp"
+#include "protocol/wire/delete_records.hpp"
 #include "protocol/wire/delete_topics.hpp"
 #include "protocol/wire/describe_cluster.hpp"
 #include "protocol/wire/describe_groups.hpp"
@@ -46,7 +47,7 @@ using decoded_request =
                create_partitions_request, alter_partition_reassignments_request,
                list_partition_reassignments_request, describe_configs_request, alter_configs_request,
                describe_cluster_request, describe_log_dirs_request, delete_groups_request,
-               offset_delete_request>;
+               offset_delete_request, delete_records_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

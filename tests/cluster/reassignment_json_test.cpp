@@ -49,4 +49,20 @@ BOOST_AUTO_TEST_CASE(bad_files_are_refused_with_a_reason) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(an_offsets_file_lists_partitions_and_offsets) {
+  std::string error;
+  auto offsets = parse_offsets_json(
+    R"({"partitions":[{"topic":"t","partition":0,"offset":3},{"topic":"t","partition":1,"offset":-1}],"version":1})",
+    error);
+  BOOST_REQUIRE_MESSAGE(offsets, error);
+  BOOST_REQUIRE(offsets->size() == 2u);
+  BOOST_TEST((*offsets)[0].topic == "t");
+  BOOST_TEST((*offsets)[0].offset == 3);
+  BOOST_TEST((*offsets)[1].partition == 1);
+  BOOST_TEST((*offsets)[1].offset == -1);
+  BOOST_TEST(!parse_offsets_json(R"({"partitions":[{"topic":"t","partition":0,"offset":-2}]})", error));
+  BOOST_TEST(error.find("offset") != std::string::npos);
+  BOOST_TEST(!parse_offsets_json(R"({"partitions":[{"topic":"t","partition":0}]})", error));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -83,4 +83,19 @@ BOOST_AUTO_TEST_CASE(caught_up_by_offset_or_by_time) {
   BOOST_TEST(is_caught_up(p, 101, 30000, 30000));     // boundary: <= lag
 }
 
+BOOST_AUTO_TEST_CASE(low_watermark_is_the_smallest_known_log_start_of_live_replicas) {
+  auto a = fresh_progress(2, true, 0);
+  auto b = fresh_progress(3, true, 0);
+  // Neither follower has fetched since this leadership began: only the leader counts.
+  BOOST_TEST(low_watermark(40, {a, b}, {1, 2, 3}) == 40);
+  record_fetch(a, 100, 10, 100, 1);
+  record_fetch(b, 100, 25, 100, 1);
+  BOOST_TEST(low_watermark(40, {a, b}, {1, 2, 3}) == 10);
+  // A follower on a dead broker does not hold it back (Kafka: hasAliveBroker).
+  BOOST_TEST(low_watermark(40, {a, b}, {1, 3}) == 25);
+  record_fetch(a, 100, 40, 100, 2);
+  record_fetch(b, 100, 40, 100, 2);
+  BOOST_TEST(low_watermark(40, {a, b}, {1, 2, 3}) == 40);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -46,16 +46,54 @@ constexpr int8_t set = 0, del = 1, append = 2, subtract = 3;
 
 BOOST_AUTO_TEST_SUITE(topic_and_broker_configs)
 
-BOOST_AUTO_TEST_CASE(every_kafka_topic_key_is_accepted_at_its_default_and_implemented_ones_at_any_valid_value) {
+BOOST_AUTO_TEST_CASE(every_kafka_topic_key_is_accepted_at_its_default_and_at_other_valid_values) {
   auto base = to_log_config(server_config{});
   for (auto& key : topic_keys())
     BOOST_TEST_CONTEXT(key.name) {
       BOOST_TEST(apply_topic_configs(base, {{key.name, key.default_value}}).has_value());
     }
-  BOOST_TEST(apply_topic_configs(base, {{"delete.retention.ms", "86400000"}}).has_value());
-  auto refused = apply_topic_configs(base, {{"compression.type", "lz4"}});
-  BOOST_REQUIRE(!refused);
-  BOOST_TEST(refused.error().message.find("compression.type") != std::string::npos);
+  auto applied_one = [&](const std::string& key, const std::string& value) {
+    auto r = apply_topic_configs(base, {{key, value}});
+    BOOST_REQUIRE_MESSAGE(r, key << "=" << value << ": " << (r ? "" : r.error().message));
+    return *r;
+  };
+  BOOST_TEST(applied_one("compression.type", "lz4").compression == 3);
+  BOOST_TEST(applied_one("compression.type", "uncompressed").compression == 0);
+  BOOST_TEST(applied_one("compression.type", "producer").compression == -1);
+  BOOST_TEST(applied_one("message.timestamp.type", "LogAppendTime").log_append_time);
+  BOOST_TEST(applied_one("segment.jitter.ms", "5000").roll_jitter_ms == 5000);
+  BOOST_TEST(applied_one("file.delete.delay.ms", "0").file_delete_delay_ms == 0);
+  BOOST_TEST(applied_one("preallocate", "true").preallocate);
+  // difference.max.ms stands in for before/after where those are not set (Kafka 3.6).
+  auto diff = applied_one("message.timestamp.difference.max.ms", "1000");
+  BOOST_TEST(diff.timestamp_before_max_ms == 1000);
+  BOOST_TEST(diff.timestamp_after_max_ms == 1000);
+  auto both = apply_topic_configs(base, {{"message.timestamp.difference.max.ms", "1000"},
+                                         {"message.timestamp.after.max.ms", "50"}});
+  BOOST_REQUIRE(both);
+  BOOST_TEST(both->timestamp_before_max_ms == 1000);
+  BOOST_TEST(both->timestamp_after_max_ms == 50);
+  // Stored for the cleaner and tiered storage, as Kafka takes them on a topic without either.
+  for (auto [key, value] : std::map<std::string, std::string>{{"delete.retention.ms", "900"},
+                                                             {"min.cleanable.dirty.ratio", "0.1"},
+                                                             {"min.compaction.lag.ms", "10"},
+                                                             {"max.compaction.lag.ms", "1000"},
+                                                             {"local.retention.ms", "-2"},
+                                                             {"message.format.version", "2.8-IV1"},
+                                                             {"message.downconversion.enable", "false"}})
+    BOOST_TEST(apply_topic_configs(base, {{key, value}}).has_value(), key << "=" << value);
+  // Bad values name their key.
+  for (auto [key, value] : std::map<std::string, std::string>{{"compression.type", "brotli"},
+                                                             {"message.timestamp.type", "Now"},
+                                                             {"min.cleanable.dirty.ratio", "1.5"},
+                                                             {"message.format.version", "banana"},
+                                                             {"remote.storage.enable", "true"},
+                                                             {"segment.jitter.ms", "-1"},
+                                                             {"preallocate", "maybe"}}) {
+    auto refused = apply_topic_configs(base, {{key, value}});
+    BOOST_REQUIRE_MESSAGE(!refused, key << "=" << value);
+    BOOST_TEST(refused.error().message.find(key) != std::string::npos, refused.error().message);
+  }
   BOOST_TEST(!apply_topic_configs(base, {{"no.such.key", "1"}}));
   auto applied = apply_topic_configs(base, {{"retention.ms", "5000"}, {"leader.replication.throttled.replicas", "0:1, 2:3"}});
   BOOST_REQUIRE(applied);

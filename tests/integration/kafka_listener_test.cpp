@@ -259,9 +259,10 @@ BOOST_AUTO_TEST_CASE(hostile_frames_close_their_connection_and_lose_nothing) {
 }
 
 BOOST_AUTO_TEST_CASE(batches_of_every_codec_are_stored_and_served_as_sent) {
-  // The broker opens no compressed batch: a gzip, snappy, lz4 or zstd batch is checked
-  // (length, magic, CRC), given its offset, and served byte for byte. The records section
-  // here is not really compressed; only a consumer would notice.
+  // With compression.type=producer (the default) the broker opens no compressed batch: a
+  // gzip, snappy, lz4 or zstd batch is checked (length, magic, CRC), given its offset, and
+  // served byte for byte. The records section here is not really compressed; only a
+  // consumer would notice.
   test::scratch_dir dir;
   test::server_process server{dir.path + "/logs"};
   test::kafka_socket s{server.kafka_port()};

@@ -239,6 +239,14 @@ std::vector<wire_sample> admin_request_samples() {
   out.push_back({key(api_key::describe_log_dirs), 0, {'\xff', '\xff', '\xff', '\xff'}});
   out.push_back({key(api_key::describe_log_dirs), 1,
                  {0, 0, 0, 1, 0, 6, 'o', 'r', 'd', 'e', 'r', 's', 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1}});
+  // DeleteRecords: partition 0 of "orders" up to offset 3; 1 s.
+  for (int16_t v = 0; v <= 1; ++v)
+    out.push_back({key(api_key::delete_records), v,
+                   {0, 0, 0, 1, 0, 6, 'o', 'r', 'd', 'e', 'r', 's', 0, 0, 0, 1, 0, 0, 0, 0,
+                    0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0x03, '\xe8'}});
+  out.push_back({key(api_key::delete_records), 2,
+                 {2, 7, 'o', 'r', 'd', 'e', 'r', 's', 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0,
+                  0, 0, 0x03, '\xe8', 0}});
   out.push_back({key(api_key::describe_cluster), 0, {0, 0}});       // not asking for operations
   out.push_back({key(api_key::describe_cluster), 1, {0, 1, 0}});    // v1: brokers endpoints
   out.push_back({key(api_key::alter_partition_reassignments), 0, alter_partition_reassignments_body()});

@@ -456,3 +456,89 @@ BOOST_AUTO_TEST_CASE(is_due_after_flush_interval_ms) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(partition_log_delete_records)
+
+// Ten segments of two single-record batches each (segment k holds offsets 2k, 2k+1).
+static std::unique_ptr<partition_log> twenty_records(const std::string& dir, log_config cfg) {
+  cfg.segment_bytes = 2000;
+  auto log = open_log(dir, cfg);
+  for (int i = 0; i < 20; ++i)
+    append(*log, make_batch(1, 800, 1000));
+  BOOST_REQUIRE_EQUAL(log->segment_base_offsets().size(), 10u);
+  return log;
+}
+
+BOOST_AUTO_TEST_CASE(moves_the_start_inside_a_segment_and_removes_the_segments_below) {
+  test::temp_dir dir;
+  auto log = twenty_records(dir.path(), test::small_log_config());
+  auto removed = log->advance_log_start(7);
+  BOOST_REQUIRE(removed);
+  BOOST_TEST(removed->size() == 3u); // offsets 0-5; offset 6 shares the segment with 7
+  BOOST_TEST((*removed)[0].below_log_start);
+  BOOST_TEST(!(*removed)[0].by_time);
+  BOOST_TEST(log->log_start_offset() == 7);
+  BOOST_TEST(log->segment_base_offsets().front() == 6);
+  BOOST_TEST((log->read(6, 10000).error() == errc::offset_out_of_range));
+  BOOST_TEST(batch_offsets(*log->read(7, 10000)).front() == 7);
+  // A lower offset changes nothing; one past the log end is refused.
+  BOOST_TEST(log->advance_log_start(3)->empty());
+  BOOST_TEST(log->log_start_offset() == 7);
+  BOOST_TEST((log->advance_log_start(21).error() == errc::offset_out_of_range));
+  // The whole log: only the active segment stays, empty from the reader's view.
+  BOOST_REQUIRE(log->advance_log_start(20));
+  BOOST_TEST(log->log_start_offset() == 20);
+  BOOST_TEST(log->read(20, 10000)->empty());
+  BOOST_TEST(log->segment_base_offsets().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(the_start_survives_reopening_after_a_crash_and_a_clean_close) {
+  test::temp_dir dir;
+  auto cfg = test::small_log_config();
+  auto log = twenty_records(dir.path(), cfg);
+  BOOST_REQUIRE(log->advance_log_start(7));
+  log.reset(); // killed: nothing closed or flushed
+  log = open_log(dir.path(), cfg);
+  BOOST_TEST(log->log_start_offset() == 7);
+  BOOST_TEST((log->offset_for_timestamp(0)->value().offset == 7)); // ListOffsets by time skips deleted ones
+  BOOST_REQUIRE(log->flush());
+  BOOST_REQUIRE(log->close());
+  log = open_log(dir.path(), cfg, 0, true);
+  BOOST_TEST(log->log_start_offset() == 7);
+  // A damaged file only brings deleted records back.
+  test::write_bytes(dir / log_start_file_name, "garbage");
+  log = open_log(dir.path(), cfg);
+  BOOST_TEST(log->log_start_offset() == 6);
+}
+
+BOOST_AUTO_TEST_CASE(retention_removes_segments_left_below_the_start_by_a_crash) {
+  test::temp_dir dir;
+  auto cfg = test::small_log_config();
+  auto log = twenty_records(dir.path(), cfg);
+  log.reset();
+  // As if the process died between writing the start and retiring the segments.
+  test::write_bytes(dir / log_start_file_name, "11\n");
+  log = open_log(dir.path(), cfg);
+  BOOST_TEST(log->log_start_offset() == 11);
+  BOOST_TEST(log->segment_base_offsets().front() == 0);
+  auto removed = log->apply_retention(1000);
+  BOOST_REQUIRE(removed);
+  BOOST_TEST(removed->size() == 5u);
+  BOOST_TEST(log->segment_base_offsets().front() == 10);
+}
+
+BOOST_AUTO_TEST_CASE(a_follower_emptied_below_the_start_forgets_it) {
+  test::temp_dir dir;
+  auto cfg = test::small_log_config();
+  auto log = twenty_records(dir.path(), cfg);
+  BOOST_REQUIRE(log->advance_log_start(15));
+  BOOST_REQUIRE(log->truncate_fully_and_start_at(4));
+  BOOST_TEST(log->log_start_offset() == 4);
+  for (int i = 0; i < 20; ++i)
+    append(*log, make_batch(1, 800, 1000));
+  log.reset();
+  log = open_log(dir.path(), cfg);
+  BOOST_TEST(log->log_start_offset() == 4);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
