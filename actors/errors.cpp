@@ -16,6 +16,8 @@ kafka_error to_kafka_error(std::error_code ec) noexcept {
       case storage::errc::batch_too_large: return kafka_error::message_too_large;
       case storage::errc::empty_append: return kafka_error::invalid_request;
       case storage::errc::invalid_timestamp: return kafka_error::invalid_timestamp;
+      case storage::errc::out_of_order_sequence: return kafka_error::out_of_order_sequence_number;
+      case storage::errc::invalid_producer_epoch: return kafka_error::invalid_producer_epoch;
       default: return kafka_error::kafka_storage_error;
     }
   }

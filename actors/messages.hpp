@@ -163,7 +163,7 @@ typename Inspector::result_type inspect(Inspector& f, log_config& x) {
   return f(caf::meta::type_name("log_config"), x.segment_bytes, x.roll_ms, x.index_interval_bytes, x.index_max_bytes,
            x.retention_ms, x.retention_bytes, x.flush_interval_messages, x.flush_interval_ms, x.max_message_bytes,
            x.roll_jitter_ms, x.file_delete_delay_ms, x.preallocate, x.log_append_time, x.timestamp_before_max_ms,
-           x.timestamp_after_max_ms, x.compression, x.cleanup_delete, x.cleanup_compact);
+           x.timestamp_after_max_ms, x.compression, x.producer_id_expiration_ms, x.cleanup_delete, x.cleanup_compact);
 }
 
 } // namespace cafka::storage

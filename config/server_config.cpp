@@ -245,6 +245,8 @@ std::vector<key_spec> make_registry() {
                        "create a topic when a client first uses it"));
   r.push_back(bool_key("delete.topic.enable", "true", &sc::delete_topic_enable,
                        "allow topics to be deleted"));
+  r.push_back(integer_key("producer.id.expiration.ms", "86400000", {1, int_max}, &sc::producer_id_expiration_ms,
+                          "an idempotent producer's state in a partition is dropped once its last batch is this old"));
   r.push_back(integer_key("replica.lag.time.max.ms", "30000", {1, long_max},
                           &sc::replica_lag_time_max_ms,
                           "a follower that has not caught up for this long leaves the ISR"));
@@ -470,7 +472,8 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.log_flush_interval_messages, c.log_flush_interval_ms,
                     c.log_index_interval_bytes, c.log_index_size_max_bytes, c.message_max_bytes,
                     c.auto_create_topics_enable, c.delete_topic_enable,
-                    c.replica_lag_time_max_ms, c.replica_fetch_wait_max_ms, c.replica_fetch_max_bytes,
+                    c.producer_id_expiration_ms, c.replica_lag_time_max_ms, c.replica_fetch_wait_max_ms,
+                    c.replica_fetch_max_bytes,
                     c.replica_fetch_backoff_ms, c.replica_high_watermark_checkpoint_interval_ms,
                     c.unclean_leader_election_enable, c.controlled_shutdown_enable,
                     c.controlled_shutdown_max_retries, c.controlled_shutdown_retry_backoff_ms,

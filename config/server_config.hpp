@@ -73,6 +73,9 @@ struct server_config {
   bool auto_create_topics_enable = true;
   /// delete.topic.enable: allow deleting topics.
   bool delete_topic_enable = true;
+  /// producer.id.expiration.ms (>= 1): an idempotent producer's state in a partition is
+  /// dropped once its last batch is this old.
+  int64_t producer_id_expiration_ms = 86400000;
   /// replica.lag.time.max.ms (>= 1): a follower this far behind leaves the ISR.
   int64_t replica_lag_time_max_ms = 30000;
   /// replica.fetch.wait.max.ms (>= 0, <= replica.lag.time.max.ms): a follower's long poll.

@@ -13,6 +13,7 @@ storage::log_config to_log_config(const server_config& cfg) {
   result.flush_interval_messages = cfg.log_flush_interval_messages;
   result.flush_interval_ms = cfg.log_flush_interval_ms;
   result.max_message_bytes = cfg.message_max_bytes;
+  result.producer_id_expiration_ms = cfg.producer_id_expiration_ms;
   return result;
 }
 

@@ -18,6 +18,8 @@ enum class errc {
   non_contiguous_offsets,  ///< append_replicated() batches that do not continue the log end densely
   log_dir_offline,         ///< the log's directory went offline after a failed write (log_dir_health.hpp)
   invalid_timestamp,       ///< a CreateTime batch outside message.timestamp.before/after.max.ms
+  out_of_order_sequence,   ///< an idempotent producer's batch that does not follow its last sequence
+  invalid_producer_epoch,  ///< an idempotent producer's batch from an epoch older than the partition's
 };
 
 const std::error_category& storage_category() noexcept;

@@ -44,6 +44,9 @@ struct log_config {
   /// compression.type: the codec (protocol::compression_codec) the leader stores batches
   /// in, recompressing those that came in another; -1: as the producer sent them.
   int8_t compression = -1;
+  /// producer.id.expiration.ms (a broker key): an idempotent producer's state is dropped once
+  /// its last batch is this old (its next batch is then taken at any sequence).
+  int64_t producer_id_expiration_ms = 86400000;
   /// cleanup.policy contains "delete": retention removes old segments.
   bool cleanup_delete = true;
   /// cleanup.policy contains "compact": the cleaner keeps the last value per key.

@@ -46,7 +46,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     bool has_timeindex = false;
   };
   std::vector<found> logs;
-  std::vector<int64_t> index_bases, timeindex_bases;
+  std::vector<int64_t> index_bases, timeindex_bases, snapshot_offsets;
   std::vector<std::string> leftovers;
   std::error_code ec;
   for (auto& entry : fs::directory_iterator(dir_, ec)) {
@@ -61,6 +61,8 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
       index_bases.push_back(*b);
     } else if (auto b = parse_segment_file_name(name, segment_file::timeindex)) {
       timeindex_bases.push_back(*b);
+    } else if (auto b = parse_segment_file_name(name, segment_file::snapshot)) {
+      snapshot_offsets.push_back(*b);
     } else if ((name.size() > 8 && name.compare(name.size() - 8, 8, deleted_suffix) == 0)
                || name == std::string(leader_epoch_file_name) + ".tmp"
                || name == std::string(log_start_file_name) + ".tmp") {
@@ -93,6 +95,8 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     segments_.push_back(std::move(*s));
     recovery_point_ = 0;
     dir_dirty_ = true;
+    if (auto st = load_producers(std::move(snapshot_offsets), now_ms); !st)
+      return st;
     return finish_epochs(stored);
   }
   for (auto& f : logs)
@@ -148,6 +152,8 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     }
   }
   if (auto st = load_start_offset(); !st)
+    return st;
+  if (auto st = load_producers(std::move(snapshot_offsets), now_ms); !st)
     return st;
   recovery_point_ = std::clamp(clean_shutdown ? log_end_offset() : recovery_point,
                                log_start_offset(), log_end_offset());
@@ -246,7 +252,9 @@ result<std::vector<deleted_segment>> partition_log::advance_log_start(int64_t of
   recovery_point_ = std::max(recovery_point_, offset);
   if (epochs_.truncate_from_start(offset))
     (void) save_epochs();
-  return remove_segments_below_start();
+  auto removed = remove_segments_below_start();
+  forget_snapshots_outside_log();
+  return removed;
 }
 
 // Segments whose records all lie below the start (the next one starts at or below it).
@@ -392,8 +400,14 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
       return h.error();
     if (h->total_size() > static_cast<size_t>(cfg_.max_message_bytes))
       return errc::batch_too_large;
-    if (assign_offsets)
+    if (assign_offsets) {
+      auto producer = check_producer(*h, at == 0 && h->total_size() == batches.size());
+      if (!producer)
+        return producer.error();
+      if (*producer)
+        return **producer; // a retry of a batch the log has: answered, not written
       protocol::set_base_offset(batches.data() + at, next);
+    }
     else if (h->base_offset != next)
       return errc::non_contiguous_offsets;
     if (stamp_epoch >= 0)
@@ -435,7 +449,19 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
                           : assign_epochs(protocol::bytes_view(batches.data(), batches.size()));
   if (epochs_changed)
     (void) save_epochs(); // a failure is retried by prepare_flush(): the records are in
+  record_producers(protocol::bytes_view(batches.data(), batches.size()));
   return info;
+}
+
+// The producer state follows every appended batch; headers only, validated above.
+void partition_log::record_producers(protocol::bytes_view batches) {
+  while (!batches.empty()) {
+    auto h = protocol::read_batch_header(batches);
+    if (!h)
+      break;
+    producers_.record(*h);
+    batches.remove_prefix(std::min(h->total_size(), batches.size()));
+  }
 }
 
 // Kafka's per-batch assign of partition_leader_epoch; headers only, validated above.
@@ -483,7 +509,8 @@ status partition_log::roll(int64_t now_ms) {
     return s.error();
   segments_.push_back(std::move(*s));
   dir_dirty_ = true;
-  return {};
+  // At the new segment's base offset, as Kafka: opening replays only the segments after it.
+  return save_producer_snapshot(false);
 }
 
 result<std::optional<partition_log::position>> partition_log::locate(int64_t offset) {
@@ -570,6 +597,8 @@ status partition_log::truncate_to(int64_t offset) {
     }
     dir_dirty_ = true;
     recovery_point_ = std::min(recovery_point_, log_end_offset());
+    producers_.truncate_from(log_end_offset());
+    forget_snapshots_outside_log();
   }
   // Also without truncation: an epoch assigned at the log end has no records yet.
   if (epochs_.truncate_from_end(log_end_offset()))
@@ -600,6 +629,10 @@ status partition_log::restart_at(int64_t offset) {
   if (!s)
     return s.error();
   segments_.push_back(std::move(*s));
+  producers_ = producer_state{};
+  forget_snapshots_outside_log();
+  if (auto st = save_producer_snapshot(false); !st) // replaces a stale one at `offset`
+    return st;
   if (moved_start_ != 0) { // a start below the old one: the file must not bring that back
     moved_start_ = 0;
     return save_start_offset();
@@ -610,7 +643,10 @@ status partition_log::restart_at(int64_t offset) {
 result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_ms) {
   // Left by a crash between advance_log_start()'s file and its deletions, or not yet
   // deleted; Kafka deletes these whatever the cleanup policy.
+  producers_.expire(now_ms, cfg_.producer_id_expiration_ms); // Kafka checks on its own timer
   auto below_start = remove_segments_below_start();
+  if (below_start && !below_start->empty())
+    forget_snapshots_outside_log();
   if (!below_start || !cfg_.cleanup_delete)
     return below_start;
   std::vector<segment_summary> summaries;
@@ -643,6 +679,7 @@ result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_
   recovery_point_ = std::max(recovery_point_, log_start_offset());
   if (!deleted.empty() && epochs_.truncate_from_start(log_start_offset()))
     (void) save_epochs();
+  forget_snapshots_outside_log();
   return deleted;
 }
 
@@ -717,6 +754,9 @@ status partition_log::flush() {
 
 status partition_log::close() {
   if (auto st = segments_.back()->seal(); !st)
+    return st;
+  // The next open after a clean close then replays no batch.
+  if (auto st = save_producer_snapshot(true); !st)
     return st;
   return flush();
 }

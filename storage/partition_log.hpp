@@ -39,6 +39,15 @@
 // apply_retention() after a crash in between. A lost or damaged file only brings back
 // records that were deleted, never loses any.
 //
+// Idempotent producers (Kafka's ProducerStateManager, storage/producer_state.hpp): the leader's
+// append checks each batch of a producer id against its last five batches: a duplicate is
+// answered with the original offsets and not written again (append_info::duplicate), a gap
+// or an old epoch is refused. Every appended batch, the leader's, a follower's or one read
+// at recovery, updates the state. It is snapshotted at each roll to
+// <dir>/<next offset>.snapshot (Kafka's file format; written like the epoch file, and at a
+// clean close durably) and rebuilt at open from the newest snapshot at or below the log end
+// plus the batch headers after it (partition_log_producers.cpp).
+//
 // Not thread-safe and blocking: one owner calls it. Only open(), flush(), close() and
 // flush_job::run() wait for the device (fsync); the rest blocks in plain reads and writes.
 
@@ -54,6 +63,7 @@
 #include "storage/leader_epoch_cache.hpp"
 #include "storage/log_dir_health.hpp"
 #include "storage/log_config.hpp"
+#include "storage/producer_state.hpp"
 #include "storage/retention.hpp"
 
 namespace cafka::storage {
@@ -68,6 +78,9 @@ struct append_info {
   int64_t last_offset = 0;
   int64_t max_timestamp = -1;
   int64_t log_append_time = -1; ///< the time stamped into the batches, -1 unless LogAppendTime
+  /// An idempotent producer's retry of a batch the log has: nothing was written, and the
+  /// offsets (and append time) are the original batch's.
+  bool duplicate = false;
   size_t batches = 0;
   size_t records = 0;
 };
@@ -143,6 +156,7 @@ public:
   /// A new leader's assign(epoch, log end) (Kafka's makeLeader). True if it changed.
   bool assign_leader_epoch(int32_t epoch);
   const leader_epoch_cache& epoch_cache() const noexcept { return epochs_; }
+  const producer_state& producers() const noexcept { return producers_; }
 
   /// Bytes of whole batches starting with the batch that holds `offset`: at most
   /// `max_bytes` unless the first batch alone is larger, none at or beyond `end_offset`
@@ -230,6 +244,7 @@ private:
   result<append_info> append_batches(std::vector<char>& batches, int64_t now_ms, int32_t stamp_epoch,
                                      bool assign_offsets);
   bool assign_epochs(protocol::bytes_view batches);
+  void record_producers(protocol::bytes_view batches);
   status apply_timestamp_policy(char* batch, protocol::batch_header& h, int64_t now_ms);
   status save_epochs();
   status restart_at(int64_t offset);
@@ -238,6 +253,11 @@ private:
   status load_start_offset();
   status save_start_offset();
   result<std::vector<deleted_segment>> remove_segments_below_start();
+  // -- partition_log_producers.cpp --
+  result<std::optional<append_info>> check_producer(const protocol::batch_header& h, bool only_batch) const;
+  status load_producers(std::vector<int64_t> snapshot_offsets, int64_t now_ms);
+  status save_producer_snapshot(bool durable);
+  void forget_snapshots_outside_log();
   size_t segment_index_for(int64_t offset) const noexcept;
 
   std::string dir_;
@@ -254,6 +274,8 @@ private:
   int64_t moved_start_ = 0;
   bool start_file_unsynced_ = false;
   leader_epoch_cache epochs_;
+  producer_state producers_;
+  std::vector<int64_t> snapshots_; ///< offsets of the <offset>.snapshot files, ascending
   /// The epoch file against epochs_: current and durable, current but not fsynced, or
   /// not written (a failed write: prepare_flush() retries).
   enum class epoch_file_state { synced, unsynced, stale } epoch_file_ = epoch_file_state::synced;

@@ -292,6 +292,22 @@ status segment::load_tail() {
   return {};
 }
 
+status segment::visit_headers(int64_t from_offset, const std::function<void(const batch_header&)>& visit) {
+  auto from = find_batch(from_offset);
+  if (!from)
+    return from.error();
+  if (!*from)
+    return {};
+  if (auto st = open_log_file(); !st)
+    return st;
+  bool by_visitor = false;
+  auto end = walk_batches(log_, size_, (*from)->position, false, by_visitor, [&](const batch_header& h, uint64_t) {
+    visit(h);
+    return true;
+  });
+  return end ? status{} : status{end.error()};
+}
+
 void segment::index_batch(const batch_header& h, uint64_t position) {
   if (h.max_timestamp > largest_timestamp_) {
     largest_timestamp_ = h.max_timestamp;

@@ -66,6 +66,10 @@ public:
   /// indexes and walks the headers after the last index entry to learn next_offset().
   status load_tail();
 
+  /// The headers of the batches from the one holding `from_offset` to the end, in order:
+  /// a walk of headers only (no CRC), how the log replays producer state after a snapshot.
+  status visit_headers(int64_t from_offset, const std::function<void(const protocol::batch_header&)>& visit);
+
   /// Appends batches that were validated and given their offsets by the caller.
   status append(protocol::bytes_view batches);
 

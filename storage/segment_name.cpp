@@ -12,6 +12,7 @@ std::string_view suffix_of(segment_file kind) {
     case segment_file::log: return ".log";
     case segment_file::index: return ".index";
     case segment_file::timeindex: return ".timeindex";
+    case segment_file::snapshot: return ".snapshot";
   }
   return "";
 }

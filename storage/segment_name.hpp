@@ -9,7 +9,8 @@
 
 namespace cafka::storage {
 
-enum class segment_file { log, index, timeindex };
+/// snapshot: the producer state at that offset (storage/producer_state.hpp), Kafka's name.
+enum class segment_file { log, index, timeindex, snapshot };
 
 /// Appended to the files of a segment that retention removed, until they are unlinked.
 constexpr const char* deleted_suffix = ".deleted";

@@ -83,6 +83,7 @@ BOOST_AUTO_TEST_CASE(every_default) {
   BOOST_TEST(c.auto_create_topics_enable == true);
   BOOST_TEST(c.delete_topic_enable == true);
   BOOST_TEST(c.replica_lag_time_max_ms == 30000);
+  BOOST_TEST(c.producer_id_expiration_ms == 86400000);
   BOOST_TEST(c.socket_request_max_bytes == 104857600);
   BOOST_TEST(c.group_initial_rebalance_delay_ms == 3000);
   BOOST_TEST(c.group_min_session_timeout_ms == 6000);
@@ -123,7 +124,7 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "log.retention.check.interval.ms", "log.cleaner.enable",
                     "log.flush.interval.messages", "log.flush.interval.ms",
                     "log.index.interval.bytes", "log.index.size.max.bytes", "message.max.bytes",
-                    "auto.create.topics.enable", "replica.lag.time.max.ms",
+                    "auto.create.topics.enable", "replica.lag.time.max.ms", "producer.id.expiration.ms",
                     "socket.request.max.bytes", "group.initial.rebalance.delay.ms",
                     "offsets.retention.minutes", "offsets.topic.num.partitions", "offsets.topic.replication.factor",
                     "offsets.retention.check.interval.ms", "delete.topic.enable", "caf.port",
@@ -138,7 +139,7 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "leader.imbalance.per.broker.percentage", "log.level", "log.level.replication",
                     "metrics.listener"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 69u); // 59 and log.level with its 9 components
+  BOOST_TEST(names.size() == 70u); // 60 and log.level with its 9 components
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -472,6 +473,7 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"connections.max.idle.ms", "0"},
     {"quota.window.num", "0"},
     {"controlled.shutdown.enable", "yes"},
+    {"producer.id.expiration.ms", "0"},
     {"controlled.shutdown.max.retries", "-1"},
     {"controlled.shutdown.retry.backoff.ms", "-5"},
     {"auto.leader.rebalance.enable", "1"},
