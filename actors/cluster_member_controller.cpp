@@ -9,6 +9,8 @@
 #include "cluster/controlled_shutdown.hpp"
 #include "cluster/controller_decisions.hpp"
 #include "cluster/leader_elections.hpp"
+#include "cluster/znode_paths.hpp"
+#include "config/dynamic_broker_config.hpp"
 
 namespace cafka::member {
 
@@ -28,8 +30,12 @@ void act_as_controller(self_ptr self) {
              st.ctx.broker_id, id);
     live.erase(std::remove(live.begin(), live.end(), id), live.end());
   }
+  // The broker default in force: the dynamic one (this controller's, then the cluster's) first.
+  config::dynamic_broker_configs dynamic{st.view.broker_config(std::to_string(st.ctx.broker_id)),
+                                         st.view.broker_config(cluster::default_broker_entity)};
   auto writes = cluster::on_brokers_changed(st.view, live, st.controller_epoch,
-                                            st.ctx.config.unclean_leader_election_enable);
+                                            config::unclean_leader_election_default(
+                                              dynamic, st.ctx.config.unclean_leader_election_enable));
   if (writes.empty() && bounced.empty()) // then brokers in a controlled shutdown step aside
     writes = cluster::controlled_shutdown_writes(st.view, leaving_brokers(self), st.controller_epoch);
   if (writes.empty() && bounced.empty()) // then ElectLeaders requests, one at a time

@@ -22,6 +22,14 @@ std::string connection_counts::admit(const std::string& ip) {
   return {};
 }
 
+void connection_counts::set_limits(int32_t max_total, int32_t max_per_ip,
+                                   std::map<std::string, int32_t> per_ip_overrides) {
+  std::lock_guard<std::mutex> lock{mutex_};
+  max_total_ = max_total;
+  max_per_ip_ = max_per_ip;
+  overrides_ = std::move(per_ip_overrides);
+}
+
 void connection_counts::release(const std::string& ip) {
   std::lock_guard<std::mutex> guard{mutex_};
   auto it = open_.find(ip);

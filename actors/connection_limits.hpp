@@ -22,6 +22,8 @@ public:
   /// Counts a new connection from `ip` if the limits allow it; empty on success, else
   /// the name of the key that refused it.
   std::string admit(const std::string& ip);
+  /// New limits (dynamic broker configs): later admissions follow them; open connections stay.
+  void set_limits(int32_t max_total, int32_t max_per_ip, std::map<std::string, int32_t> per_ip_overrides);
   /// A connection admitted from `ip` closed.
   void release(const std::string& ip);
 

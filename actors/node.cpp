@@ -322,8 +322,11 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.metrics = std::make_shared<metrics::broker_metrics>();
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   auto ids = std::make_shared<producer_id_source>(now_ms());
-  auto connections = std::make_shared<connection_counts>(cfg.max_connections, cfg.max_connections_per_ip,
-                                                         cfg.max_connections_per_ip_overrides);
+  // The limits in force: a single node's stored dynamic configs over server.properties (a
+  // cluster's arrive with the first view).
+  auto limits = config::connection_limits_in_force(n.storage->dynamic, cfg);
+  auto connections = std::make_shared<connection_counts>(limits.max_total, limits.max_per_ip,
+                                                         std::move(limits.per_ip_overrides));
   // Without CAF's network layer (in-process tests and simulations) there are no sockets.
   for (auto& address : n.storage->config.listeners) {
     if (!sys.has_middleman() || !options.kafka_listeners)
@@ -353,7 +356,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                                n.views, n.cluster_offsets,
                                                std::make_shared<cluster::replication_throttle>(
                                                  cfg.quota_window_num, cfg.quota_window_size_seconds * 1000LL),
-                                               n.metrics});
+                                               n.metrics, connections});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(

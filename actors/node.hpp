@@ -40,6 +40,7 @@ class cluster_view_cache;
 class group_registry;
 class offset_log_store;
 class replicated_offsets;
+class connection_counts;
 
 /// What the node actor is spawned with.
 struct node_context {
@@ -63,6 +64,8 @@ struct node_context {
   std::shared_ptr<cluster::replication_throttle> throttle;
   /// The broker's counters (metrics/broker_metrics.hpp): its leaders count ISR changes.
   std::shared_ptr<metrics::broker_metrics> metrics;
+  /// The Kafka listeners' connection limits, which dynamic broker configs change; may be null.
+  std::shared_ptr<connection_counts> connections;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);

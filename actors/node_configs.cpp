@@ -15,6 +15,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/io_worker.hpp"
+#include "actors/connection_limits.hpp"
 #include "actors/log_line.hpp"
 #include "actors/node_actor_state.hpp"
 #include "actors/node_storage.hpp"
@@ -35,6 +36,15 @@ using wire::config_resource_type;
 
 constexpr int8_t topic_type = static_cast<int8_t>(config_resource_type::topic);
 constexpr int8_t broker_type = static_cast<int8_t>(config_resource_type::broker);
+
+// The listeners admit new connections by the limits in force (Kafka's DynamicConnectionQuota).
+void apply_connection_limits(self_ptr self) {
+  auto& st = self->state;
+  if (!st.ctx.connections)
+    return;
+  auto limits = config::connection_limits_in_force(st.ctx.storage->dynamic, st.ctx.storage->config);
+  st.ctx.connections->set_limits(limits.max_total, limits.max_per_ip, std::move(limits.per_ip_overrides));
+}
 
 // A topic's stored overrides, or nullptr if this broker does not know the topic.
 const std::map<std::string, std::string>* topic_overrides(self_ptr self, const std::string& name) {
@@ -179,6 +189,8 @@ void store_alone(self_ptr self, std::vector<config_write> writes,
   // Stored, then applied: the broker defaults reach every topic, overrides their own.
   auto applied = [=]() mutable {
     apply_log_configs(self, broker_changed ? nullptr : &topics);
+    if (broker_changed)
+      apply_connection_limits(self);
     rp.deliver(std::move(resp));
   };
   auto registry = [=]() mutable {
@@ -295,6 +307,7 @@ void apply_configs_of_view(self_ptr self) {
   if (defaults_changed) {
     ns.dynamic = std::move(dynamic);
     log_line(log_level::info, log_component::configs, "broker %d: dynamic broker configs changed", my_id(self));
+    apply_connection_limits(self);
   }
   if (defaults_changed || !changed.empty()) // the log defaults reach every topic
     apply_log_configs(self, defaults_changed ? nullptr : &changed);

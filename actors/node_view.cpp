@@ -17,6 +17,7 @@
 #include "actors/view_metadata.hpp"
 #include "cluster/offset_records.hpp"
 #include "cluster/znode_paths.hpp"
+#include "config/dynamic_broker_config.hpp"
 
 namespace cafka {
 
@@ -179,7 +180,8 @@ void settle(self_ptr self, const topic_partition& tp) {
     return;
   auto& ns = *st.ctx.storage;
   auto me = my_id(self);
-  auto role = role_in_view(st.applied->view, tp, me, ns.config.min_insync_replicas);
+  auto role = role_in_view(st.applied->view, tp, me,
+                           config::min_insync_replicas_default(ns.dynamic, ns.config.min_insync_replicas));
   auto actor = st.replicas.find(tp);
   if (role && actor == st.replicas.end()) {
     auto log = ns.partitions.find(tp);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "config/properties_file.hpp"
 #include "config/server_config.hpp"
 #include "config/topic_config.hpp"
 #include "config/value_parsers.hpp"
@@ -13,16 +14,26 @@ namespace {
 
 constexpr int64_t long_max = std::numeric_limits<int64_t>::max();
 
-// Broker keys Kafka updates at run time (its DynamicBrokerConfig's reconfigurables) that
-// cafka has as static keys but does not change at run time.
-bool kafka_changes_at_run_time(std::string_view key) {
-  static const std::vector<std::string_view> keys{
-    "min.insync.replicas", "unclean.leader.election.enable", "max.connections", "max.connections.per.ip",
-    "max.connections.per.ip.overrides", "log.cleaner.enable"};
+// The connection limits, which Kafka's DynamicConnectionQuota changes at run time (new
+// connections are admitted by the new limits; open ones stay).
+bool is_connection_limit_key(std::string_view key) {
+  static const std::vector<std::string_view> keys{"max.connections", "max.connections.per.ip",
+                                                  "max.connections.per.ip.overrides"};
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-// The dynamic log keys and the topic keys they are the broker default of.
+// A dynamic connection limit as server.properties would take it: the same checks, the same
+// message naming the key.
+outcome<server_config> connection_key_applied(const std::string& key, const std::string& value) {
+  properties one;
+  one.set(key, value);
+  auto built = make_server_config(one);
+  if (!built)
+    return built.error();
+  return built->config;
+}
+
+// The dynamic log and replication keys and the topic keys they are the broker default of.
 const std::map<std::string, std::string, std::less<>>& dynamic_log_keys() {
   static const std::map<std::string, std::string, std::less<>> keys{
     {"log.segment.bytes", "segment.bytes"},
@@ -34,6 +45,8 @@ const std::map<std::string, std::string, std::less<>>& dynamic_log_keys() {
     {"log.index.interval.bytes", "index.interval.bytes"},
     {"log.index.size.max.bytes", "segment.index.bytes"},
     {"message.max.bytes", "max.message.bytes"},
+    {"min.insync.replicas", "min.insync.replicas"},
+    {"unclean.leader.election.enable", "unclean.leader.election.enable"},
   };
   return keys;
 }
@@ -80,8 +93,11 @@ std::optional<dynamic_refusal> refuse_dynamic(const std::string& key, const std:
       message = key + message.substr(topic_key->size());
     return dynamic_refusal{40, message};
   }
-  if (kafka_changes_at_run_time(key))
-    return dynamic_refusal{40, key + ": cafka does not change this key at run time; set it in server.properties"};
+  if (is_connection_limit_key(key)) {
+    if (auto applied = connection_key_applied(key, value); !applied)
+      return dynamic_refusal{40, applied.error().message};
+    return std::nullopt;
+  }
   auto& known = known_keys();
   bool is_broker_key = std::any_of(known.begin(), known.end(), [&](const key_info& k) { return k.name == key; });
   if (is_broker_key)
@@ -95,6 +111,43 @@ std::string effective_value(const dynamic_broker_configs& c, const dynamic_key& 
   if (auto it = c.cluster_default.find(key.name); it != c.cluster_default.end())
     return it->second;
   return key.default_value;
+}
+
+int32_t min_insync_replicas_default(const dynamic_broker_configs& c, int32_t static_value) {
+  auto defaults = dynamic_topic_defaults(c);
+  auto it = defaults.find("min.insync.replicas");
+  if (it == defaults.end())
+    return static_value;
+  auto parsed = parse_integer(it->second, 1, std::numeric_limits<int32_t>::max());
+  return parsed.status == parsed_integer::ok ? static_cast<int32_t>(parsed.value) : static_value;
+}
+
+bool unclean_leader_election_default(const dynamic_broker_configs& c, bool static_value) {
+  auto defaults = dynamic_topic_defaults(c);
+  auto it = defaults.find("unclean.leader.election.enable");
+  if (it == defaults.end())
+    return static_value;
+  return parse_bool(it->second).value_or(static_value);
+}
+
+connection_limits connection_limits_in_force(const dynamic_broker_configs& c, const server_config& static_config) {
+  connection_limits out{static_config.max_connections, static_config.max_connections_per_ip,
+                        static_config.max_connections_per_ip_overrides};
+  for (auto* entries : {&c.cluster_default, &c.broker}) // this broker's win
+    for (auto& [key, value] : *entries) {
+      if (!is_connection_limit_key(key))
+        continue;
+      auto applied = connection_key_applied(key, value);
+      if (!applied) // refused when stored; a hand-edited znode keeps the last good limit
+        continue;
+      if (key == "max.connections")
+        out.max_total = applied->max_connections;
+      else if (key == "max.connections.per.ip")
+        out.max_per_ip = applied->max_connections_per_ip;
+      else
+        out.per_ip_overrides = applied->max_connections_per_ip_overrides;
+    }
+  return out;
 }
 
 std::string format_broker_configs_file(const dynamic_broker_configs& c) {

@@ -25,6 +25,8 @@
 
 namespace cafka::config {
 
+struct server_config;
+
 using broker_overrides = std::map<std::string, std::string>;
 
 struct dynamic_broker_configs {
@@ -42,7 +44,7 @@ struct dynamic_key {
 const std::vector<dynamic_key>& dynamic_broker_keys();
 
 /// Why `key=value` cannot be stored (the message names the key), with Kafka's error code:
-/// INVALID_CONFIG (40) for a bad value or a key cafka does not change at run time,
+/// INVALID_CONFIG (40) for a bad value or an unknown key,
 /// INVALID_REQUEST (42) for a key Kafka does not change at run time either. nullopt: valid.
 struct dynamic_refusal {
   int16_t error_code = 0;
@@ -65,6 +67,20 @@ std::map<std::string, std::string> dynamic_topic_defaults(const dynamic_broker_c
 /// entry, "broker.<key>=<value>" or "default.<key>=<value>". Errors: a line of neither form.
 std::string format_broker_configs_file(const dynamic_broker_configs& c);
 std::optional<dynamic_broker_configs> parse_broker_configs_file(std::string_view text);
+
+/// The replication defaults in force for topics without an override: the dynamic value
+/// (this broker's, then the cluster's), else the static one of server.properties.
+int32_t min_insync_replicas_default(const dynamic_broker_configs& c, int32_t static_value);
+bool unclean_leader_election_default(const dynamic_broker_configs& c, bool static_value);
+
+/// max.connections, max.connections.per.ip and max.connections.per.ip.overrides in force:
+/// the dynamic values (this broker's, then the cluster's) over those of server.properties.
+struct connection_limits {
+  int32_t max_total = 0;
+  int32_t max_per_ip = 0;
+  std::map<std::string, int32_t> per_ip_overrides;
+};
+connection_limits connection_limits_in_force(const dynamic_broker_configs& c, const server_config& static_config);
 
 /// leader.replication.throttled.rate / follower.replication.throttled.rate in force, bytes/s.
 int64_t leader_throttled_rate(const dynamic_broker_configs& c);

@@ -23,6 +23,18 @@ BOOST_AUTO_TEST_CASE(counts_per_address_with_overrides_and_in_all) {
   BOOST_TEST(counts.total() == 2);
 }
 
+BOOST_AUTO_TEST_CASE(new_limits_admit_later_connections_and_keep_open_ones) {
+  connection_counts counts{10, 10, {}};
+  BOOST_TEST(counts.admit("10.0.0.1").empty());
+  BOOST_TEST(counts.admit("10.0.0.1").empty());
+  counts.set_limits(10, 1, {{"10.0.0.9", 0}});
+  BOOST_TEST(counts.total() == 2); // open ones stay
+  BOOST_TEST(counts.admit("10.0.0.1") == "max.connections.per.ip");
+  BOOST_TEST(counts.admit("10.0.0.9") == "max.connections.per.ip.overrides");
+  counts.set_limits(2, 10, {});
+  BOOST_TEST(counts.admit("10.0.0.2") == "max.connections");
+}
+
 BOOST_AUTO_TEST_CASE(a_zero_override_refuses_that_address) {
   connection_counts counts{10, 10, {{"10.0.0.9", 0}}};
   BOOST_TEST(counts.admit("10.0.0.9") == "max.connections.per.ip.overrides");

@@ -188,9 +188,43 @@ BOOST_AUTO_TEST_CASE(dynamic_broker_keys_are_validated_and_others_refused_by_nam
   auto small = refuse_dynamic("log.segment.bytes", "5");
   BOOST_REQUIRE(small);
   BOOST_TEST(small->message.rfind("log.segment.bytes: invalid value '5'", 0) == 0, small->message);
-  BOOST_TEST(refuse_dynamic("min.insync.replicas", "2")->error_code == 40); // Kafka's dynamic, not cafka's
+  BOOST_TEST(!refuse_dynamic("max.connections", "2"));
+  BOOST_TEST(refuse_dynamic("max.connections", "-1")->message.rfind("max.connections: invalid value '-1'", 0) == 0);
+  BOOST_TEST(!refuse_dynamic("max.connections.per.ip.overrides", "10.0.0.1:3"));
+  BOOST_TEST(refuse_dynamic("max.connections.per.ip.overrides", "10.0.0.1")->error_code == 40);
+  BOOST_TEST(refuse_dynamic("log.cleaner.enable", "false")->error_code == 42); // not dynamic in Kafka either
+  BOOST_TEST(!refuse_dynamic("min.insync.replicas", "2"));
+  BOOST_TEST(refuse_dynamic("min.insync.replicas", "0")->message.rfind("min.insync.replicas: invalid value", 0) == 0);
+  BOOST_TEST(!refuse_dynamic("unclean.leader.election.enable", "true"));
+  BOOST_TEST(refuse_dynamic("unclean.leader.election.enable", "maybe")->error_code == 40);
   BOOST_TEST(refuse_dynamic("broker.id", "3")->error_code == 42);        // not dynamic anywhere
   BOOST_TEST(refuse_dynamic("no.such.key", "3")->error_code == 40);
+}
+
+BOOST_AUTO_TEST_CASE(replication_defaults_come_from_the_dynamic_configs_before_server_properties) {
+  dynamic_broker_configs none;
+  BOOST_TEST(min_insync_replicas_default(none, 1) == 1);
+  BOOST_TEST(!unclean_leader_election_default(none, false));
+  dynamic_broker_configs cluster_wide{{}, {{"min.insync.replicas", "2"}, {"unclean.leader.election.enable", "true"}}};
+  BOOST_TEST(min_insync_replicas_default(cluster_wide, 1) == 2);
+  BOOST_TEST(unclean_leader_election_default(cluster_wide, false));
+  dynamic_broker_configs mine{{{"min.insync.replicas", "3"}}, {{"min.insync.replicas", "2"}}};
+  BOOST_TEST(min_insync_replicas_default(mine, 1) == 3); // this broker's over the cluster's
+}
+
+BOOST_AUTO_TEST_CASE(connection_limits_come_from_the_dynamic_configs_before_server_properties) {
+  server_config static_config;
+  static_config.max_connections = 100;
+  static_config.max_connections_per_ip = 10;
+  auto none = connection_limits_in_force({}, static_config);
+  BOOST_TEST(none.max_total == 100);
+  BOOST_TEST(none.max_per_ip == 10);
+  dynamic_broker_configs c{{{"max.connections.per.ip", "3"}},
+                           {{"max.connections.per.ip", "5"}, {"max.connections.per.ip.overrides", "10.0.0.1:7"}}};
+  auto in_force = connection_limits_in_force(c, static_config);
+  BOOST_TEST(in_force.max_total == 100);
+  BOOST_TEST(in_force.max_per_ip == 3);
+  BOOST_TEST((in_force.per_ip_overrides == std::map<std::string, int32_t>{{"10.0.0.1", 7}}));
 }
 
 BOOST_AUTO_TEST_CASE(the_single_node_broker_configs_file_round_trips) {

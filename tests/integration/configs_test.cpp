@@ -16,6 +16,7 @@
 
 #include "protocol/byte_reader.hpp"
 #include "tests/integration/child_process.hpp"
+#include "tests/integration/cluster_fixture.hpp"
 #include "tests/integration/kafka_socket.hpp"
 #include "tests/integration/server_process.hpp"
 
@@ -300,6 +301,62 @@ for name, ts in (("old", now - 2 * 3600 * 1000), ("new", now)):
   BOOST_REQUIRE_MESSAGE(sent.code == 0, show(sent));
   BOOST_TEST(has(sent.out, "old InvalidTimestampError"), show(sent));
   BOOST_TEST(has(sent.out, "new ok"), show(sent));
+}
+
+// A cluster-wide min.insync.replicas set at run time reaches the leaders of topics without
+// their own: with a partition of two replicas down to one in sync, acks=all is then refused as
+// NOT_ENOUGH_REPLICAS, and accepted again once the key is deleted.
+BOOST_AUTO_TEST_CASE(a_dynamic_min_insync_replicas_reaches_the_leaders) {
+  cafka::test::cluster_fixture c{2, 4000};
+  auto created = c.create_topic(1, "isr", 1, 2, {});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, show(created));
+  int32_t leader = -1;
+  BOOST_REQUIRE(cafka::test::poll_until(
+    [&] {
+      auto md = cafka::test::read_metadata(c.bootstrap(1));
+      leader = md.ok() ? md.topics["isr"][0].leader : -1;
+      return leader > 0 && md.topics["isr"][0].isr.size() == 2u;
+    },
+    60s));
+  c.kill(leader == 1 ? 2 : 1);
+  BOOST_REQUIRE_MESSAGE(cafka::test::poll_until(
+                          [&] {
+                            auto md = cafka::test::read_metadata(c.bootstrap(leader));
+                            return md.ok() && md.topics["isr"][0].isr.size() == 1u;
+                          },
+                          60s),
+                        "the ISR did not shrink to the leader");
+  auto produce = [&] {
+    return run({"/usr/bin/kcat", "-b", c.bootstrap(leader), "-P", "-t", "isr", "-X", "acks=all", "-X",
+                "message.timeout.ms=5000", "-X", "retries=0"},
+               "one\n", 60s);
+  };
+  auto ok = produce();
+  BOOST_REQUIRE_MESSAGE(ok.code == 0 && !has(ok.err, "failed"), show(ok));
+  auto alter = [&](std::vector<std::string> what) {
+    std::vector<std::string> args{configs_bin, "--bootstrap-server", c.bootstrap(leader), "--entity-type", "brokers",
+                                  "--entity-default", "--alter"};
+    args.insert(args.end(), what.begin(), what.end());
+    auto r = run(args, "", 60s);
+    BOOST_REQUIRE_MESSAGE(r.code == 0, show(r));
+  };
+  alter({"--add-config", "min.insync.replicas=2"});
+  run_result last;
+  bool refused = cafka::test::poll_until(
+    [&] {
+      last = produce();
+      return has(last.err + last.out, "Not enough in-sync replicas");
+    },
+    60s);
+  BOOST_TEST(refused, "acks=all was still accepted with a cluster-wide min.insync.replicas=2: " << show(last));
+  alter({"--delete-config", "min.insync.replicas"});
+  bool accepted = cafka::test::poll_until(
+    [&] {
+      auto r = produce();
+      return r.code == 0 && !has(r.err, "failed");
+    },
+    60s);
+  BOOST_TEST(accepted, "acks=all stayed refused after the key was deleted");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -194,6 +195,50 @@ BOOST_AUTO_TEST_CASE(connection_limits_and_idle_connections_in_a_real_server) {
     BOOST_TEST(s->closed_by_peer(30'000), "an idle connection was not closed");
   auto listed = cafka::test::run({"/usr/bin/kcat", "-b", server.bootstrap(), "-L"}, "", 60s);
   BOOST_TEST(listed.code == 0, show(listed));
+}
+
+// max.connections.per.ip changed at run time (a dynamic broker config, as Kafka's
+// DynamicConnectionQuota): connections beyond the new limit are refused, open ones stay, and
+// the limit holds after a restart from the stored config.
+BOOST_AUTO_TEST_CASE(connection_limits_change_at_run_time) {
+  cafka::test::scratch_dir dir;
+  std::optional<cafka::test::server_process> server{std::in_place, dir.path};
+  auto api_versions = cafka::test::request_frame(18, 0, 1);
+  std::vector<std::unique_ptr<cafka::test::kafka_socket>> open;
+  for (int i = 0; i < 2; ++i) {
+    open.push_back(std::make_unique<cafka::test::kafka_socket>(server->kafka_port()));
+    open.back()->send_frame(api_versions);
+    BOOST_REQUIRE_MESSAGE(open.back()->receive_frame(), "connection " << i << " not served");
+  }
+  auto set = cafka::test::run({CAFKA_BINARY_DIR "/bin/cafka-configs", "--bootstrap-server", server->bootstrap(),
+                               "--entity-type", "brokers", "--entity-default", "--alter", "--add-config",
+                               "max.connections.per.ip=3"},
+                              "", 60s);
+  BOOST_REQUIRE_MESSAGE(set.code == 0, show(set));
+  // The tool's own connection has gone; two are open: one more is admitted, the next refused.
+  bool refused = false;
+  for (int attempt = 0; attempt < 50 && !refused; ++attempt) {
+    cafka::test::kafka_socket third{server->kafka_port()};
+    third.send_frame(api_versions);
+    BOOST_REQUIRE(third.receive_frame(5000));
+    cafka::test::kafka_socket fourth{server->kafka_port()};
+    refused = fourth.closed_by_peer(5000);
+  }
+  BOOST_TEST(refused, "a 4th connection was kept with max.connections.per.ip=3");
+  for (auto& s : open) { // the open ones were kept
+    s->send_frame(api_versions);
+    BOOST_TEST(s->receive_frame(5000).has_value());
+  }
+  open.clear();
+  server->kill_hard();
+  server.emplace(dir.path);
+  for (int i = 0; i < 3; ++i) {
+    open.push_back(std::make_unique<cafka::test::kafka_socket>(server->kafka_port()));
+    open.back()->send_frame(api_versions);
+    BOOST_REQUIRE_MESSAGE(open.back()->receive_frame(), "connection " << i << " not served after the restart");
+  }
+  cafka::test::kafka_socket fourth{server->kafka_port()};
+  BOOST_TEST(fourth.closed_by_peer(), "the stored limit did not hold after a restart");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
