@@ -4,6 +4,7 @@
 // fetches, high watermark, ISR changes, acks=all) and partition_follower.cpp (replicated
 // appends and truncation). Internal to actors/.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -79,6 +80,26 @@ struct partition_actor_state {
 using partition_self = partition_actor::stateful_pointer<partition_actor_state>;
 
 inline bool leading(const partition_actor_state& st) { return st.role.leader == st.ctx.broker_id; }
+
+/// Answers the waits whose deadline passed with the error `timed_out(wait)` gives and keeps
+/// the others; the earliest deadline left (max() when none). For acks=all produces and
+/// DeleteRecords, whose waits have a deadline and a promise.
+template <class Wait, class TimedOut>
+caf::actor_clock::time_point expire_due(std::vector<Wait>& waits, caf::actor_clock::time_point now,
+                                        TimedOut timed_out) {
+  auto next = caf::actor_clock::time_point::max();
+  auto keep = waits.begin();
+  for (auto& w : waits) {
+    if (w.deadline <= now) {
+      w.promise.deliver(timed_out(w));
+      continue;
+    }
+    next = std::min(next, w.deadline);
+    *keep++ = std::move(w);
+  }
+  waits.erase(keep, waits.end());
+  return next;
+}
 
 // -- partition_actor.cpp --
 

@@ -44,8 +44,8 @@ caf::result<int64_t> delete_records(partition_self self, int64_t offset, int32_t
   if (auto err = move_log_start(st, offset))
     return err;
   fire_replica_watches(self, true);
-  if (current_low_watermark(st) >= offset)
-    return current_low_watermark(st);
+  if (auto low = current_low_watermark(st); low >= offset)
+    return low;
   auto promise = self->make_response_promise<int64_t>();
   auto deadline = self->clock().now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
   st.waiting_deletes.push_back({deadline, offset, promise});
@@ -69,22 +69,10 @@ void complete_waiting_deletes(partition_self self) {
 }
 
 caf::actor_clock::time_point expire_waiting_deletes(partition_self self) {
-  auto& st = self->state;
-  auto now = self->clock().now();
-  auto next = caf::actor_clock::time_point::max();
-  auto keep = st.waiting_deletes.begin();
-  for (auto& w : st.waiting_deletes) {
-    if (w.deadline <= now) {
-      w.promise.deliver(caf::make_error(kafka_error::request_timed_out,
-                                        "the live replicas did not all delete below offset "
-                                          + std::to_string(w.offset) + " in time"));
-      continue;
-    }
-    next = std::min(next, w.deadline);
-    *keep++ = std::move(w);
-  }
-  st.waiting_deletes.erase(keep, st.waiting_deletes.end());
-  return next;
+  return expire_due(self->state.waiting_deletes, self->clock().now(), [](const waiting_delete& w) {
+    return caf::make_error(kafka_error::request_timed_out,
+                           "the live replicas did not all delete below offset " + std::to_string(w.offset) + " in time");
+  });
 }
 
 void fail_waiting_deletes(partition_self self) {

@@ -228,22 +228,10 @@ caf::result<produce_result> await_replication(partition_self self, int64_t requi
 }
 
 caf::actor_clock::time_point expire_waiting_produces(partition_self self) {
-  auto& st = self->state;
-  auto now = self->clock().now();
-  auto next = caf::actor_clock::time_point::max();
-  auto keep = st.waiting.begin();
-  for (auto& w : st.waiting) {
-    if (w.deadline <= now) {
-      w.promise.deliver(caf::make_error(kafka_error::request_timed_out,
-                                        "the in-sync replicas did not all get offset "
-                                          + std::to_string(w.required_offset - 1) + " in time"));
-      continue;
-    }
-    next = std::min(next, w.deadline);
-    *keep++ = std::move(w);
-  }
-  st.waiting.erase(keep, st.waiting.end());
-  return next;
+  return expire_due(self->state.waiting, self->clock().now(), [](const waiting_produce& w) {
+    return caf::make_error(kafka_error::request_timed_out, "the in-sync replicas did not all get offset "
+                                                             + std::to_string(w.required_offset - 1) + " in time");
+  });
 }
 
 // A fired watch stays, without its watcher, until the long poll asks again (its second round):

@@ -113,21 +113,16 @@ std::string effective_value(const dynamic_broker_configs& c, const dynamic_key& 
   return key.default_value;
 }
 
+// These broker keys are named as their topic keys: effective_value() with no built-in
+// default says whether either dynamic entity sets one.
 int32_t min_insync_replicas_default(const dynamic_broker_configs& c, int32_t static_value) {
-  auto defaults = dynamic_topic_defaults(c);
-  auto it = defaults.find("min.insync.replicas");
-  if (it == defaults.end())
-    return static_value;
-  auto parsed = parse_integer(it->second, 1, std::numeric_limits<int32_t>::max());
+  auto value = effective_value(c, {"min.insync.replicas", ""});
+  auto parsed = parse_integer(value, 1, std::numeric_limits<int32_t>::max());
   return parsed.status == parsed_integer::ok ? static_cast<int32_t>(parsed.value) : static_value;
 }
 
 bool unclean_leader_election_default(const dynamic_broker_configs& c, bool static_value) {
-  auto defaults = dynamic_topic_defaults(c);
-  auto it = defaults.find("unclean.leader.election.enable");
-  if (it == defaults.end())
-    return static_value;
-  return parse_bool(it->second).value_or(static_value);
+  return parse_bool(effective_value(c, {"unclean.leader.election.enable", ""})).value_or(static_value);
 }
 
 connection_limits connection_limits_in_force(const dynamic_broker_configs& c, const server_config& static_config) {

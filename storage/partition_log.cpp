@@ -95,6 +95,8 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     segments_.push_back(std::move(*s));
     recovery_point_ = 0;
     dir_dirty_ = true;
+    if (auto st = load_start_offset(); !st) // clamps a stale one to the empty log
+      return st;
     if (auto st = load_producers(std::move(snapshot_offsets), now_ms); !st)
       return st;
     return finish_epochs(stored);
@@ -261,15 +263,24 @@ result<std::vector<deleted_segment>> partition_log::advance_log_start(int64_t of
 result<std::vector<deleted_segment>> partition_log::remove_segments_below_start() {
   std::vector<deleted_segment> deleted;
   while (segments_.size() > 1 && segments_[1]->base_offset() <= moved_start_) {
-    auto& s = *segments_.front();
-    auto files = s.retire();
-    if (!files)
-      return files.error();
-    deleted.push_back({s.base_offset(), s.size(), false, true, std::move(*files)});
-    segments_.erase(segments_.begin());
-    dir_dirty_ = true;
+    auto d = retire_first_segment(false, true);
+    if (!d)
+      return d.error();
+    deleted.push_back(std::move(*d));
   }
   return deleted;
+}
+
+// Takes the oldest segment out of the log; its files, renamed, are the caller's to unlink.
+result<deleted_segment> partition_log::retire_first_segment(bool by_time, bool below_log_start) {
+  auto& s = *segments_.front();
+  auto files = s.retire();
+  if (!files)
+    return files.error();
+  deleted_segment d{s.base_offset(), s.size(), by_time, below_log_start, std::move(*files)};
+  segments_.erase(segments_.begin());
+  dir_dirty_ = true;
+  return d;
 }
 
 int64_t partition_log::log_end_offset() const noexcept {
@@ -444,34 +455,25 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
   if (unflushed_records_ == 0)
     first_unflushed_ms_ = now_ms;
   unflushed_records_ += static_cast<int64_t>(info.records);
-  bool epochs_changed = stamp_epoch >= 0
-                          ? epochs_.assign(stamp_epoch, info.first_offset)
-                          : assign_epochs(protocol::bytes_view(batches.data(), batches.size()));
+  bool epochs_changed = stamp_epoch >= 0 && epochs_.assign(stamp_epoch, info.first_offset);
+  epochs_changed |= note_appended(protocol::bytes_view(batches.data(), batches.size()), stamp_epoch < 0);
   if (epochs_changed)
     (void) save_epochs(); // a failure is retried by prepare_flush(): the records are in
-  record_producers(protocol::bytes_view(batches.data(), batches.size()));
   return info;
 }
 
-// The producer state follows every appended batch; headers only, validated above.
-void partition_log::record_producers(protocol::bytes_view batches) {
-  while (!batches.empty()) {
-    auto h = protocol::read_batch_header(batches);
-    if (!h)
-      break;
-    producers_.record(*h);
-    batches.remove_prefix(std::min(h->total_size(), batches.size()));
-  }
-}
-
-// Kafka's per-batch assign of partition_leader_epoch; headers only, validated above.
-bool partition_log::assign_epochs(protocol::bytes_view batches) {
+// One walk over the appended batches' headers (validated above): the producer state follows
+// every batch, and, unless the leader stamped its own, the epoch cache takes each batch's
+// partition_leader_epoch (Kafka's per-batch assign). Whether the epochs changed.
+bool partition_log::note_appended(protocol::bytes_view batches, bool assign_batch_epochs) {
   bool changed = false;
   while (!batches.empty()) {
     auto h = protocol::read_batch_header(batches);
     if (!h)
       break;
-    changed |= epochs_.assign(h->leader_epoch, h->base_offset);
+    producers_.record(*h);
+    if (assign_batch_epochs)
+      changed |= epochs_.assign(h->leader_epoch, h->base_offset);
     batches.remove_prefix(std::min(h->total_size(), batches.size()));
   }
   return changed;
@@ -644,11 +646,27 @@ result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_
   // Left by a crash between advance_log_start()'s file and its deletions, or not yet
   // deleted; Kafka deletes these whatever the cleanup policy.
   producers_.expire(now_ms, cfg_.producer_id_expiration_ms); // Kafka checks on its own timer
-  auto below_start = remove_segments_below_start();
-  if (below_start && !below_start->empty())
+  auto deleted = remove_segments_below_start();
+  if (!deleted)
+    return deleted;
+  if (cfg_.cleanup_delete) {
+    auto expired = retire_expired_segments(now_ms);
+    if (!expired)
+      return expired.error();
+    deleted->insert(deleted->end(), std::make_move_iterator(expired->begin()),
+                    std::make_move_iterator(expired->end()));
+  }
+  if (!deleted->empty()) {
+    recovery_point_ = std::max(recovery_point_, log_start_offset());
+    if (epochs_.truncate_from_start(log_start_offset()))
+      (void) save_epochs();
     forget_snapshots_outside_log();
-  if (!below_start || !cfg_.cleanup_delete)
-    return below_start;
+  }
+  return deleted;
+}
+
+// Time and size retention (storage/retention.hpp) over the segments' summaries.
+result<std::vector<deleted_segment>> partition_log::retire_expired_segments(int64_t now_ms) {
   std::vector<segment_summary> summaries;
   summaries.reserve(segments_.size());
   for (size_t i = 0; i < segments_.size(); ++i) {
@@ -666,20 +684,13 @@ result<std::vector<deleted_segment>> partition_log::apply_retention(int64_t now_
     summaries.push_back(s);
   }
   auto decision = select_expired_segments(summaries, {cfg_.retention_ms, cfg_.retention_bytes}, now_ms);
-  auto deleted = std::move(*below_start);
+  std::vector<deleted_segment> deleted;
   for (size_t i = 0; i < decision.total(); ++i) {
-    auto& s = *segments_.front();
-    auto files = s.retire();
-    if (!files)
-      return files.error();
-    deleted.push_back({s.base_offset(), s.size(), i < decision.by_time, false, std::move(*files)});
-    segments_.erase(segments_.begin());
-    dir_dirty_ = true;
+    auto d = retire_first_segment(i < decision.by_time, false);
+    if (!d)
+      return d.error();
+    deleted.push_back(std::move(*d));
   }
-  recovery_point_ = std::max(recovery_point_, log_start_offset());
-  if (!deleted.empty() && epochs_.truncate_from_start(log_start_offset()))
-    (void) save_epochs();
-  forget_snapshots_outside_log();
   return deleted;
 }
 

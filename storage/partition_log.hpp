@@ -243,8 +243,7 @@ private:
   status finish_epochs(const result<leader_epoch_cache>& stored);
   result<append_info> append_batches(std::vector<char>& batches, int64_t now_ms, int32_t stamp_epoch,
                                      bool assign_offsets);
-  bool assign_epochs(protocol::bytes_view batches);
-  void record_producers(protocol::bytes_view batches);
+  bool note_appended(protocol::bytes_view batches, bool assign_batch_epochs);
   status apply_timestamp_policy(char* batch, protocol::batch_header& h, int64_t now_ms);
   status save_epochs();
   status restart_at(int64_t offset);
@@ -253,6 +252,8 @@ private:
   status load_start_offset();
   status save_start_offset();
   result<std::vector<deleted_segment>> remove_segments_below_start();
+  result<std::vector<deleted_segment>> retire_expired_segments(int64_t now_ms);
+  result<deleted_segment> retire_first_segment(bool by_time, bool below_log_start);
   // -- partition_log_producers.cpp --
   result<std::optional<append_info>> check_producer(const protocol::batch_header& h, bool only_batch) const;
   status load_producers(std::vector<int64_t> snapshot_offsets, int64_t now_ms);
