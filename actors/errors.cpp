@@ -18,6 +18,8 @@ kafka_error to_kafka_error(std::error_code ec) noexcept {
       case storage::errc::invalid_timestamp: return kafka_error::invalid_timestamp;
       case storage::errc::out_of_order_sequence: return kafka_error::out_of_order_sequence_number;
       case storage::errc::invalid_producer_epoch: return kafka_error::invalid_producer_epoch;
+      case storage::errc::invalid_txn_state: return kafka_error::invalid_txn_state;
+      case storage::errc::coordinator_fenced: return kafka_error::transaction_coordinator_fenced;
       default: return kafka_error::kafka_storage_error;
     }
   }

@@ -24,7 +24,6 @@
 namespace cafka {
 
 class routing_table;
-class producer_id_source;
 class group_registry;
 namespace cluster {
 class client_quota_registry;
@@ -38,7 +37,7 @@ struct kafka_listener_context {
   int32_t broker_id = 0;
   size_t max_request_bytes = 100 * 1024 * 1024; ///< socket.request.max.bytes
   std::function<int64_t()> now_ms;
-  std::shared_ptr<producer_id_source> producer_ids;
+  caf::actor producer_ids; ///< the node's producer id issuer
   std::shared_ptr<group_registry> groups; ///< the consumer groups of this node
   read_limits limits;
   /// Shared by the broker's listeners (max.connections counts them all).

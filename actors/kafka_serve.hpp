@@ -17,7 +17,6 @@
 namespace cafka {
 
 class routing_table;
-class producer_id_source;
 class group_registry;
 /// The multi-partition fetches waiting for data (actors/kafka_serve_fetch.cpp).
 class fetch_polls;
@@ -28,7 +27,7 @@ struct kafka_services {
   std::optional<node_actor> node;
   int32_t broker_id = 0;
   std::function<int64_t()> now_ms;
-  std::shared_ptr<producer_id_source> producer_ids;
+  caf::actor producer_ids; ///< the node's producer id issuer (actors/producer_id_issuer.hpp)
   std::shared_ptr<fetch_polls> polls;
   /// The consumer groups this node coordinates (all of them, on a single node).
   std::shared_ptr<group_registry> groups;
@@ -60,6 +59,8 @@ void forget_connection(const kafka_services& s, uint64_t connection_key);
 void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafka_reply& reply);
 /// DeleteRecords (kafka_serve_records.cpp): per partition by its actor.
 void serve(const kafka_services& s, wire::delete_records_request&& req, const kafka_reply& reply);
+/// DescribeProducers (kafka_serve_records.cpp): per partition by its leader's actor.
+void serve(const kafka_services& s, wire::describe_producers_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply);

@@ -7,7 +7,8 @@
 #include "actors/errors.hpp"
 #include "actors/kafka_countdown.hpp"
 #include "actors/kafka_serve.hpp"
-#include "actors/producer_id_source.hpp"
+#include "actors/log_line.hpp"
+#include "actors/producer_id_issuer.hpp"
 
 namespace cafka {
 
@@ -210,16 +211,40 @@ void serve(const kafka_services& s, wire::delete_topics_request&& req, const kaf
   done->arrive();
 }
 
+// A producer without a transactional id gets a new id at epoch 0, also when it names its
+// current one (v3+, KIP-360: Kafka's KafkaApis does the same for a non-transactional
+// producer, whose sequences restart with the new id). Only one of id and epoch given is
+// INVALID_REQUEST, as in Kafka.
 void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  auto answer = [reply, version](wire::init_producer_id_response resp) {
+    reply.send([&](wire::byte_writer& w) { wire::encode_init_producer_id_response(resp, version, w); });
+  };
   wire::init_producer_id_response resp;
+  if ((req.producer_id < 0) != (req.producer_epoch < 0)) {
+    resp.error_code = protocol::wire_code(kafka_error::invalid_request);
+    return answer(resp);
+  }
   if (req.transactional_id) {
     resp.error_code = protocol::wire_code(kafka_error::invalid_request); // no transactions (yet)
-  } else {
-    resp.producer_id = s.producer_ids->next();
-    resp.producer_epoch = 0;
+    return answer(resp);
   }
-  auto version = reply.version();
-  reply.send([&](wire::byte_writer& w) { wire::encode_init_producer_id_response(resp, version, w); });
+  s.self->request(s.producer_ids, node_timeout, next_producer_id_atom::value)
+    .then(
+      [answer](int64_t id) {
+        wire::init_producer_id_response ok;
+        ok.producer_id = id;
+        ok.producer_epoch = 0;
+        answer(ok);
+      },
+      [answer](caf::error& err) {
+        // The block could not be claimed (coordinator away): a retriable error, the client
+        // asks again.
+        log_line(log_level::warn, log_component::cluster, "InitProducerId: no producer id: %s", describe(err).c_str());
+        wire::init_producer_id_response failed;
+        failed.error_code = protocol::wire_code(kafka_error::coordinator_not_available);
+        answer(failed);
+      });
 }
 
 } // namespace cafka

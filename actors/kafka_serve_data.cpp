@@ -133,7 +133,8 @@ void serve(const kafka_services& s, wire::list_offsets_request&& req, const kafk
       done->expect();
       // v4+ names the leader epoch the client knows (-1 before: not checked) and gets the
       // offset's epoch back.
-      s.self->request(route->second, partition_timeout, list_offsets_atom_v, part.timestamp, part.current_leader_epoch)
+      s.self->request(route->second, partition_timeout, list_offsets_atom_v, part.timestamp, part.current_leader_epoch,
+                      req.isolation_level == 1)
         .then(
           [done, t, p](offset_answer& a) {
             auto& out = done->response.topics[t].partitions[p];

@@ -45,8 +45,10 @@ struct watch_mark {
   int64_t offset = -1;       ///< the fetch offset the watch waits beyond
   int64_t valid_until = 0;   ///< ms; the partition keeps the watch at least this long
   int64_t high_watermark = -1;
+  int64_t last_stable_offset = -1;
   int64_t log_start_offset = -1;
   int32_t leader_epoch = -1; ///< the fetch's current_leader_epoch, which the partition checked
+  bool read_committed = false; ///< the isolation level the watch reads at
 };
 
 struct fetch_poll {
@@ -75,9 +77,12 @@ using poll_ptr = std::shared_ptr<fetch_poll>;
 void store(wire::fetch_partition_response& out, fetch_result&& r) {
   out.error_code = 0;
   out.high_watermark = r.high_watermark;
-  out.last_stable_offset = r.high_watermark; // no transactions: LSO = high watermark
+  out.last_stable_offset = r.last_stable_offset;
   out.log_start_offset = r.log_start_offset;
   out.records = std::move(r.records);
+  out.aborted_transactions.clear();
+  for (auto& a : r.aborted)
+    out.aborted_transactions.push_back({a.producer_id, a.first_offset});
 }
 
 void store(wire::fetch_partition_response& out, const caf::error& err) {
@@ -283,11 +288,13 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
     auto mark = conn.armed.find(t.tp);
     if (wait && mark != conn.armed.end() && mark->second.partition == t.actor->address()
         && mark->second.offset == t.request.offset && mark->second.valid_until >= now + poll->max_wait_ms
-        && mark->second.leader_epoch == t.request.current_leader_epoch) {
+        && mark->second.leader_epoch == t.request.current_leader_epoch
+        && mark->second.read_committed == t.request.read_committed) {
       // Nothing new here since the watch was set, or it would have fired. (Another leader
       // epoch is asked again: the partition may refuse it, FENCED or UNKNOWN_LEADER_EPOCH.)
       auto& out = poll->slot(i);
-      out.high_watermark = out.last_stable_offset = mark->second.high_watermark;
+      out.high_watermark = mark->second.high_watermark;
+      out.last_stable_offset = mark->second.last_stable_offset;
       out.log_start_offset = mark->second.log_start_offset;
       continue;
     }
@@ -305,8 +312,9 @@ void watched_poll(const kafka_services& s, const poll_ptr& poll) {
           if (auto conn = sp->polls->find_connection(key)) {
             auto& tp = poll->targets[i].tp;
             if (req.max_wait_ms > 0 && r.records.size() < static_cast<size_t>(req.min_bytes))
-              conn->armed[tp] = watch_mark{partition, req.offset, valid_until, r.high_watermark,
-                                           r.log_start_offset, req.current_leader_epoch};
+              conn->armed[tp] = watch_mark{partition,           req.offset,           valid_until,
+                                           r.high_watermark,    r.last_stable_offset, r.log_start_offset,
+                                           req.current_leader_epoch, req.read_committed};
             else
               conn->armed.erase(tp);
           }
@@ -370,7 +378,9 @@ void serve(const kafka_services& s, wire::fetch_request&& req, const kafka_reply
       auto& out = resp.topics[t].partitions[p];
       out.partition_index = part.partition;
       topic_partition tp{topic.topic, part.partition};
-      fetch_target target{t, p, tp, std::nullopt, fetch_request{part.fetch_offset, part.partition_max_bytes, 1, 0, part.current_leader_epoch}};
+      fetch_request fr{part.fetch_offset, part.partition_max_bytes, 1, 0, part.current_leader_epoch,
+                       req.isolation_level == 1};
+      fetch_target target{t, p, tp, std::nullopt, fr};
       auto route = routes->find(tp);
       if (route == routes->end())
         out.error_code = protocol::wire_code(s.routes->miss_error(tp));

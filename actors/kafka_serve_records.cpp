@@ -1,6 +1,6 @@
-// DeleteRecords: each partition goes to its actor here, which answers once its leader and
-// live followers moved their log starts (or NOT_LEADER_OR_FOLLOWER: clients send each
-// partition to its leader).
+// DeleteRecords and DescribeProducers: each partition goes to its actor here (one that does
+// not lead answers NOT_LEADER_OR_FOLLOWER: clients send each partition to its leader).
+// DeleteRecords is answered once the leader and live followers moved their log starts.
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
@@ -44,6 +44,50 @@ void serve(const kafka_services& s, wire::delete_records_request&& req, const ka
           },
           [done, t, p](caf::error& err) {
             done->response.topics[t].partitions[p].error_code = protocol::wire_code(to_kafka_error(err));
+            done->arrive();
+          });
+    }
+  }
+  done->arrive();
+}
+
+void serve(const kafka_services& s, wire::describe_producers_request&& req, const kafka_reply& reply) {
+  auto version = reply.version();
+  wire::describe_producers_response skeleton;
+  skeleton.topics.resize(req.topics.size());
+  auto done = kafka_countdown<wire::describe_producers_response>::make(std::move(skeleton), [reply, version](auto& resp) {
+    resp.throttle_time_ms = reply.throttle_time_ms();
+    reply.send([&](wire::byte_writer& w) { wire::encode_describe_producers_response(resp, version, w); });
+  });
+  auto routes = s.routes->snapshot();
+  for (size_t t = 0; t < req.topics.size(); ++t) {
+    auto& topic = req.topics[t];
+    auto& out_topic = done->response.topics[t];
+    out_topic.name = topic.name;
+    out_topic.partitions.resize(topic.partition_indexes.size());
+    for (size_t p = 0; p < topic.partition_indexes.size(); ++p) {
+      auto& out = out_topic.partitions[p];
+      out.partition_index = topic.partition_indexes[p];
+      topic_partition tp{topic.name, out.partition_index};
+      auto route = routes->find(tp);
+      if (route == routes->end()) {
+        out.error_code = protocol::wire_code(s.routes->miss_error(tp));
+        continue;
+      }
+      done->expect();
+      s.self->request(route->second, caf::infinite, describe_producers_atom_v)
+        .then(
+          [done, t, p](std::vector<producer_description>& producers) {
+            auto& active = done->response.topics[t].partitions[p].active_producers;
+            for (auto& d : producers)
+              active.push_back({d.producer_id, d.producer_epoch, d.last_sequence, d.last_timestamp,
+                                d.coordinator_epoch, d.current_txn_start_offset});
+            done->arrive();
+          },
+          [done, t, p](caf::error& err) {
+            auto& out = done->response.topics[t].partitions[p];
+            out.error_code = protocol::wire_code(to_kafka_error(err));
+            out.error_message = describe(err);
             done->arrive();
           });
     }

@@ -12,6 +12,7 @@
 #include <caf/actor.hpp>
 #include <caf/meta/type_name.hpp>
 
+#include "storage/aborted_txn_index.hpp"
 #include "storage/listed_offsets.hpp"
 #include "storage/log_config.hpp"
 #include "storage/topic_partition.hpp"
@@ -24,6 +25,15 @@ typename Inspector::result_type inspect(Inspector& f, topic_partition& x) {
 }
 
 } // namespace cafka::protocol
+
+namespace cafka::storage {
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, aborted_range& x) {
+  return f(caf::meta::type_name("aborted_range"), x.producer_id, x.first_offset);
+}
+
+} // namespace cafka::storage
 
 namespace cafka {
 
@@ -70,12 +80,15 @@ struct fetch_request {
   /// The leader epoch the client knows (Fetch v9+); -1: none. Another epoch than the
   /// leader's is FENCED_LEADER_EPOCH (older) or UNKNOWN_LEADER_EPOCH (newer).
   int32_t current_leader_epoch = -1;
+  /// Kafka's isolation_level 1: data only up to the last stable offset, with the aborted
+  /// transactions it overlaps.
+  bool read_committed = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, fetch_request& x) {
   return f(caf::meta::type_name("fetch_request"), x.offset, x.max_bytes, x.min_bytes,
-           x.max_wait_ms, x.current_leader_epoch);
+           x.max_wait_ms, x.current_leader_epoch, x.read_committed);
 }
 
 /// A fetch that never parks: answered at once with what there is, and if that is less
@@ -103,11 +116,49 @@ struct fetch_result {
   int64_t high_watermark = 0;
   int64_t log_start_offset = 0;
   std::vector<char> records;
+  int64_t last_stable_offset = 0;
+  /// read_committed: the aborted transactions the records overlap (their batches are the
+  /// reader's to drop up to each producer's ABORT marker).
+  std::vector<storage::aborted_range> aborted;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, fetch_result& x) {
-  return f(caf::meta::type_name("fetch_result"), x.high_watermark, x.log_start_offset, x.records);
+  return f(caf::meta::type_name("fetch_result"), x.high_watermark, x.log_start_offset, x.records,
+           x.last_stable_offset, x.aborted);
+}
+
+/// A transaction marker the coordinator writes to one partition (an entry of Kafka's
+/// WriteTxnMarkers): the producer's transaction there ends, committed or aborted. The leader
+/// answers once the marker is replicated as acks=all is (request_timed_out after timeout_ms).
+struct txn_marker_request {
+  int64_t producer_id = -1;
+  int16_t producer_epoch = -1;
+  bool commit = false;
+  int32_t coordinator_epoch = 0;
+  int32_t timeout_ms = 30000;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, txn_marker_request& x) {
+  return f(caf::meta::type_name("txn_marker_request"), x.producer_id, x.producer_epoch, x.commit,
+           x.coordinator_epoch, x.timeout_ms);
+}
+
+/// DescribeProducers: one producer a partition's leader knows (Kafka's ProducerState).
+struct producer_description {
+  int64_t producer_id = -1;
+  int32_t producer_epoch = -1;
+  int32_t last_sequence = -1;
+  int64_t last_timestamp = -1;
+  int32_t coordinator_epoch = -1;
+  int64_t current_txn_start_offset = -1; ///< -1: no open transaction
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, producer_description& x) {
+  return f(caf::meta::type_name("producer_description"), x.producer_id, x.producer_epoch, x.last_sequence,
+           x.last_timestamp, x.coordinator_epoch, x.current_txn_start_offset);
 }
 
 /// An answer of list_offsets (storage/listed_offsets.hpp): the offset, the record's timestamp

@@ -18,7 +18,7 @@
 #include "actors/offset_log_store.hpp"
 #include "actors/persistent_group_offsets.hpp"
 #include "actors/replicated_offsets.hpp"
-#include "actors/producer_id_source.hpp"
+#include "actors/producer_id_issuer.hpp"
 #include "actors/routing_table.hpp"
 #include "actors/quota_admin.hpp"
 #include "actors/quota_store.hpp"
@@ -30,6 +30,7 @@
 #include "cluster/errc.hpp"
 #include "cluster/group_coordinator_location.hpp"
 #include "cluster/node_registration.hpp"
+#include "cluster/producer_id_claim.hpp"
 #include "cluster/renewing_session.hpp"
 #include "cluster/zookeeper_coordinator.hpp"
 
@@ -86,6 +87,8 @@ void abandon_start(node& n) {
     caf::anon_send_exit(started.actor, caf::exit_reason::user_shutdown);
   if (n.quota_admin)
     caf::anon_send_exit(n.quota_admin, caf::exit_reason::user_shutdown);
+  if (n.producer_ids)
+    caf::anon_send_exit(n.producer_ids, caf::exit_reason::user_shutdown);
   if (n.groups)
     for (auto& g : n.groups->close())
       caf::anon_send_exit(g, caf::exit_reason::user_shutdown);
@@ -231,6 +234,24 @@ status open_quotas(caf::actor_system& sys, const config::server_config& cfg, nod
   return {};
 }
 
+// The producer id issuer, claiming blocks through this broker's session. A single node's
+// embedded store forgets them at a stop, so there the last block is also kept in a file of
+// the first log dir, which seeds the store at the next start (a file that does not parse
+// stops the start: ids from 0 again could repeat the last run's).
+result<caf::actor> open_producer_ids(caf::actor_system& sys, const config::server_config& cfg, node& n,
+                                     bool cluster_mode, std::string& error_text) {
+  auto claim = cluster::producer_id_claimer(n.coordinator, cfg.broker_id);
+  if (!cluster_mode) {
+    auto file = producer_id_block_file(n.storage->dirs.front()->root());
+    if (auto seeded = seed_producer_id_block(*n.coordinator, file); !seeded) {
+      error_text = file + ": " + seeded.error().message();
+      return seeded.error();
+    }
+    claim = persisted_claims(std::move(claim), std::move(file), n.io_worker);
+  }
+  return spawn_producer_id_issuer(sys, std::move(claim));
+}
+
 } // namespace
 
 result<node> start_node(caf::actor_system& sys, const config::server_config& cfg,
@@ -320,8 +341,13 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return quotas.error();
   }
   n.metrics = std::make_shared<metrics::broker_metrics>();
+  auto ids = open_producer_ids(sys, cfg, n, cluster_mode, error_text);
+  if (!ids) {
+    abandon_start(n);
+    return ids.error();
+  }
+  n.producer_ids = *ids;
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
-  auto ids = std::make_shared<producer_id_source>(now_ms());
   // The limits in force: a single node's stored dynamic configs over server.properties (a
   // cluster's arrive with the first view).
   auto limits = config::connection_limits_in_force(n.storage->dynamic, cfg);
@@ -332,7 +358,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     if (!sys.has_middleman() || !options.kafka_listeners)
       break;
     kafka_listener_context ctx{n.routes,         cfg.broker_id, static_cast<size_t>(cfg.socket_request_max_bytes),
-                               now_ms,           ids,           n.groups,
+                               now_ms,           n.producer_ids, n.groups,
                                read_limits_of(cfg), connections, cfg.connections_max_idle_ms,
                                cfg.socket_send_buffer_bytes, cfg.socket_receive_buffer_bytes,
                                n.quotas,         n.quota_admin,  n.metrics};

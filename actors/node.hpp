@@ -90,6 +90,8 @@ struct node {
   /// Client quotas: what the listeners enforce, and the actor that alters them.
   std::shared_ptr<cluster::client_quota_registry> quotas;
   caf::actor quota_admin;
+  /// Hands out the producer ids of InitProducerId (actors/producer_id_issuer.hpp).
+  caf::actor producer_ids;
   /// The Kafka listeners, with the ports they actually bound.
   std::vector<kafka_listener> listeners;
   /// Cluster mode only: the latest cluster view this broker loaded.

@@ -96,6 +96,8 @@ caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
   steps->intake.push_back(caf::actor_cast<caf::actor>(n.offsets_expirer));
   if (n.quota_admin)
     steps->intake.push_back(n.quota_admin);
+  if (n.producer_ids)
+    steps->intake.push_back(n.producer_ids);
   steps->groups = n.groups;
   steps->cluster_offsets = n.cluster_offsets;
   if (!steps->controlled)

@@ -31,10 +31,16 @@ using partition_state = partition_actor_state;
 // failover the new leader's high watermark may lag the old one's for a moment).
 caf::expected<fetch_result> read_for(partition_state& st, const fetch_request& req) {
   auto& log = *st.log;
-  auto bytes = log.read(req.offset, static_cast<size_t>(std::max(req.max_bytes, 0)), st.high_watermark);
+  auto lso = log.last_stable_offset(st.high_watermark);
+  auto bytes = log.read(req.offset, static_cast<size_t>(std::max(req.max_bytes, 0)),
+                        req.read_committed ? lso : st.high_watermark);
   if (!bytes)
     return to_caf_error(bytes.error());
-  return fetch_result{st.high_watermark, log.log_start_offset(), std::move(*bytes)};
+  fetch_result r{st.high_watermark, log.log_start_offset(), std::move(*bytes), lso, {}};
+  // Kafka's LocalLog.read: the aborted transactions up to the offset after the data read.
+  if (req.read_committed && !r.records.empty())
+    r.aborted = log.aborted_transactions(req.offset, protocol::next_offset_after(protocol::bytes_view(r.records.data(), r.records.size())));
+  return r;
 }
 
 caf::error not_leader(const partition_state& st) {
@@ -56,7 +62,10 @@ caf::error refuse_client(const partition_state& st, int32_t current_leader_epoch
                                  + std::to_string(current_leader_epoch));
 }
 
-caf::result<offset_answer> list_offsets(partition_state& st, int64_t timestamp, int32_t current_leader_epoch) {
+// read_committed (isolation level 1) answers as if the last stable offset were the high
+// watermark, as Kafka's fetchOffsetForTimestamp bounds lookups by its lastFetchableOffset.
+caf::result<offset_answer> list_offsets(partition_state& st, int64_t timestamp, int32_t current_leader_epoch,
+                                        bool read_committed = false) {
   if (auto err = refuse_client(st, current_leader_epoch))
     return err;
   auto& log = *st.log;
@@ -68,7 +77,8 @@ caf::result<offset_answer> list_offsets(partition_state& st, int64_t timestamp, 
     if (*r)
       found = storage::record_at{(*r)->offset, (*r)->timestamp};
   }
-  storage::offsets_at_leader leader{log.log_start_offset(), log.log_end_offset(), st.high_watermark,
+  auto fetchable = read_committed ? log.last_stable_offset(st.high_watermark) : st.high_watermark;
+  storage::offsets_at_leader leader{log.log_start_offset(), log.log_end_offset(), fetchable,
                                     st.role.leader_epoch, &log.epoch_cache()};
   auto listed = storage::list_offset(leader, timestamp, found);
   if (!listed)
@@ -291,6 +301,39 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
         return await_replication(self, info->last_offset + 1, result, req.timeout_ms);
       return result;
     },
+    [=](describe_producers_atom) -> caf::result<std::vector<producer_description>> {
+      auto& st = self->state;
+      if (!leading(st))
+        return not_leader(st);
+      std::vector<producer_description> out;
+      for (auto& [id, e] : st.log->producers().entries()) {
+        auto last_seq = e.batches.empty() ? -1 : e.batches.back().last_seq;
+        out.push_back({id, e.epoch, last_seq, e.last_timestamp, e.coordinator_epoch, e.txn_first_offset});
+      }
+      return out;
+    },
+    [=](txn_marker_atom, txn_marker_request& req) -> caf::result<produce_result> {
+      auto& st = self->state;
+      if (!leading(st))
+        return not_leader(st);
+      if (!cluster::enough_replicas_for_acks_all(st.maximal_isr.size(), st.role.min_insync_replicas,
+                                                 st.role.replicas.size()))
+        return caf::make_error(kafka_error::not_enough_replicas,
+                               std::to_string(st.maximal_isr.size()) + " in-sync replica(s), min.insync.replicas is "
+                                 + std::to_string(st.role.min_insync_replicas));
+      auto now = st.ctx.now_ms();
+      protocol::txn_marker marker{req.commit ? protocol::control_type::commit : protocol::control_type::abort,
+                                  req.coordinator_epoch};
+      auto info = st.log->append_txn_marker(req.producer_id, req.producer_epoch, marker, now, st.role.leader_epoch);
+      if (!info)
+        return append_failed(st, info.error());
+      fire_replica_watches(self);
+      advance_high_watermark(self); // (the last stable offset moves only with it)
+      if (st.log->flush_due(now))
+        start_flush(self);
+      produce_result result{info->first_offset, -1, st.log->log_start_offset(), 0};
+      return await_replication(self, info->last_offset + 1, result, req.timeout_ms);
+    },
     [=](fetch_atom, fetch_request& req) -> caf::result<fetch_result> {
       auto& st = self->state;
       if (auto err = refuse_client(st, req.current_leader_epoch))
@@ -318,8 +361,8 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       return std::move(*r);
     },
     [=](list_offsets_atom, int64_t timestamp) { return list_offsets(self->state, timestamp, -1); },
-    [=](list_offsets_atom, int64_t timestamp, int32_t current_leader_epoch) {
-      return list_offsets(self->state, timestamp, current_leader_epoch);
+    [=](list_offsets_atom, int64_t timestamp, int32_t current_leader_epoch, bool read_committed) {
+      return list_offsets(self->state, timestamp, current_leader_epoch, read_committed);
     },
     [=](caf::get_atom) {
       auto& st = self->state;

@@ -43,6 +43,10 @@ using partition_actor = caf::typed_actor<
   /// Appends the batches (validated; offsets assigned) and answers once they are in the
   /// operating system.
   caf::replies_to<produce_atom, produce_request>::with<produce_result>,
+  /// Leader: the producers its log knows (DescribeProducers).
+  caf::replies_to<describe_producers_atom>::with<std::vector<producer_description>>,
+  /// Leader: a transaction marker from the coordinator, answered as an acks=all produce.
+  caf::replies_to<txn_marker_atom, txn_marker_request>::with<produce_result>,
   /// Reads from an offset, waiting up to max_wait_ms for min_bytes.
   caf::replies_to<fetch_atom, fetch_request>::with<fetch_result>,
   /// Reads from an offset at once, watching for more when short of min_bytes (see
@@ -50,8 +54,9 @@ using partition_actor = caf::typed_actor<
   caf::replies_to<fetch_atom, fetch_watch>::with<fetch_result>,
   /// earliest_timestamp, latest_timestamp, or the first record at or after a timestamp.
   caf::replies_to<list_offsets_atom, int64_t>::with<offset_answer>,
-  /// The same with the leader epoch the client knows (-1: none), checked as a fetch's.
-  caf::replies_to<list_offsets_atom, int64_t, int32_t>::with<offset_answer>,
+  /// The same with the leader epoch the client knows (-1: none), checked as a fetch's, and
+  /// whether it reads committed (isolation level 1: the last stable offset bounds the answer).
+  caf::replies_to<list_offsets_atom, int64_t, int32_t, bool>::with<offset_answer>,
   /// Offsets and size.
   caf::replies_to<caf::get_atom>::with<partition_status>,
   /// Reads whole batches from an offset (at most the bytes given) up to the log end, not

@@ -67,6 +67,7 @@ caf::result<replica_position> append_replicated(partition_self self, int32_t lea
     return err;
   st.high_watermark = std::min(leader_hw, log.log_end_offset());
   clamp_high_watermark(st);
+  log.last_stable_offset(st.high_watermark); // forgets the transactions now stable here too
   return position_of(st);
 }
 

@@ -203,6 +203,7 @@ void advance_high_watermark(partition_self self) {
   if (hw == st.high_watermark)
     return;
   st.high_watermark = hw;
+  st.log->last_stable_offset(hw); // forgets the transactions now stable
   complete_waiting_produces(self);
   serve_waiting_fetches(self);
 }

@@ -94,6 +94,18 @@ size_t whole_batches_within(bytes_view bytes, size_t limit) noexcept {
   return taken;
 }
 
+int64_t next_offset_after(bytes_view bytes) noexcept {
+  int64_t next = -1;
+  while (bytes.size() >= batch_layout::header_size) {
+    auto h = read_batch_header(bytes);
+    if (!h || h->total_size() > bytes.size())
+      break;
+    next = h->next_offset();
+    bytes.remove_prefix(h->total_size());
+  }
+  return next;
+}
+
 uint64_t count_records(bytes_view bytes) noexcept {
   uint64_t records = 0;
   size_t at = 0;

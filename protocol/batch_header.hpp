@@ -116,6 +116,11 @@ size_t whole_batches_within(bytes_view bytes, size_t limit) noexcept;
 /// header only (what the broker's messages-out counter may cost); stops at a partial entry.
 uint64_t count_records(bytes_view bytes) noexcept;
 
+/// The offset after the last whole v2 batch at the start of `bytes` (its base offset +
+/// last_offset_delta + 1), -1 when there is none: where a fetch's data ends. Reads the framing
+/// and headers only; stops at a partial entry.
+int64_t next_offset_after(bytes_view bytes) noexcept;
+
 /// Kafka's RecordBatch.NO_TIMESTAMP.
 constexpr int64_t no_timestamp = -1;
 

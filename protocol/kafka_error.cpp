@@ -53,6 +53,14 @@ const char* to_string(kafka_error e) noexcept {
     case kafka_error::out_of_order_sequence_number: return "OUT_OF_ORDER_SEQUENCE_NUMBER";
     case kafka_error::duplicate_sequence_number: return "DUPLICATE_SEQUENCE_NUMBER";
     case kafka_error::invalid_producer_epoch: return "INVALID_PRODUCER_EPOCH";
+    case kafka_error::invalid_txn_state: return "INVALID_TXN_STATE";
+    case kafka_error::invalid_producer_id_mapping: return "INVALID_PRODUCER_ID_MAPPING";
+    case kafka_error::invalid_transaction_timeout: return "INVALID_TRANSACTION_TIMEOUT";
+    case kafka_error::concurrent_transactions: return "CONCURRENT_TRANSACTIONS";
+    case kafka_error::transaction_coordinator_fenced: return "TRANSACTION_COORDINATOR_FENCED";
+    case kafka_error::transactional_id_authorization_failed: return "TRANSACTIONAL_ID_AUTHORIZATION_FAILED";
+    case kafka_error::producer_fenced: return "PRODUCER_FENCED";
+    case kafka_error::transactional_id_not_found: return "TRANSACTIONAL_ID_NOT_FOUND";
     case kafka_error::unknown_producer_id: return "UNKNOWN_PRODUCER_ID";
     case kafka_error::member_id_required: return "MEMBER_ID_REQUIRED";
     case kafka_error::fenced_instance_id: return "FENCED_INSTANCE_ID";

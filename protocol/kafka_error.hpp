@@ -49,6 +49,12 @@ enum class kafka_error : uint8_t {
   out_of_order_sequence_number = 45,
   duplicate_sequence_number = 46,
   invalid_producer_epoch = 47,
+  invalid_txn_state = 48,
+  invalid_producer_id_mapping = 49,
+  invalid_transaction_timeout = 50,
+  concurrent_transactions = 51,
+  transaction_coordinator_fenced = 52,
+  transactional_id_authorization_failed = 53,
   kafka_storage_error = 56,
   unknown_producer_id = 59,
   non_empty_group = 68,
@@ -67,6 +73,8 @@ enum class kafka_error : uint8_t {
   no_reassignment_in_progress = 85,
   group_subscribed_to_topic = 86,
   invalid_record = 87,
+  producer_fenced = 90,
+  transactional_id_not_found = 105,
   unknown_server_error = 255,
 };
 

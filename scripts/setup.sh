@@ -16,6 +16,7 @@ packages=(
   kcat librdkafka-dev python3-kafka   # real Kafka clients for compatibility tests
   nodejs                # runs kafkajs (from npm, below) in the integration tests
   curl                  # scrapes the metrics endpoint in the integration tests
+  iproute2              # ss -K: the integration tests reset client connections with it
 )
 
 missing=()

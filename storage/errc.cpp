@@ -22,6 +22,8 @@ struct category : std::error_category {
       case errc::log_dir_offline: return "the log directory is offline after a failed write";
       case errc::out_of_order_sequence: return "the batch's sequence does not follow the producer's last one";
       case errc::invalid_producer_epoch: return "the producer's epoch is older than the partition's";
+      case errc::invalid_txn_state: return "a non-transactional batch while the producer's transaction is open";
+      case errc::coordinator_fenced: return "a transaction marker from an older coordinator epoch";
       case errc::invalid_timestamp: return "a record timestamp outside the topic's message.timestamp.before/after.max.ms";
     }
     return "unknown storage error";

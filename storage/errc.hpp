@@ -20,6 +20,8 @@ enum class errc {
   invalid_timestamp,       ///< a CreateTime batch outside message.timestamp.before/after.max.ms
   out_of_order_sequence,   ///< an idempotent producer's batch that does not follow its last sequence
   invalid_producer_epoch,  ///< an idempotent producer's batch from an epoch older than the partition's
+  invalid_txn_state,       ///< a non-transactional batch of a producer whose transaction is open
+  coordinator_fenced,      ///< a transaction marker from an older coordinator epoch than the last one
 };
 
 const std::error_category& storage_category() noexcept;

@@ -21,7 +21,7 @@ namespace cafka::storage {
 namespace fs = std::filesystem;
 
 partition_log::partition_log(std::string dir, const log_config& cfg)
-  : dir_(std::move(dir)), cfg_(cfg) {}
+  : dir_(std::move(dir)), cfg_(cfg), txn_index_(dir_) {}
 
 partition_log::~partition_log() = default;
 
@@ -46,7 +46,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     bool has_timeindex = false;
   };
   std::vector<found> logs;
-  std::vector<int64_t> index_bases, timeindex_bases, snapshot_offsets;
+  std::vector<int64_t> index_bases, timeindex_bases, snapshot_offsets, txnindex_bases;
   std::vector<std::string> leftovers;
   std::error_code ec;
   for (auto& entry : fs::directory_iterator(dir_, ec)) {
@@ -63,6 +63,8 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
       timeindex_bases.push_back(*b);
     } else if (auto b = parse_segment_file_name(name, segment_file::snapshot)) {
       snapshot_offsets.push_back(*b);
+    } else if (auto b = parse_segment_file_name(name, segment_file::txnindex)) {
+      txnindex_bases.push_back(*b);
     } else if ((name.size() > 8 && name.compare(name.size() - 8, 8, deleted_suffix) == 0)
                || name == std::string(leader_epoch_file_name) + ".tmp"
                || name == std::string(log_start_file_name) + ".tmp") {
@@ -71,9 +73,13 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   }
   if (ec)
     return ec;
+  std::sort(logs.begin(), logs.end(), [](auto& a, auto& b) { return a.base < b.base; });
+  // A transaction index without its segment (a crash while retention deleted them) goes.
+  for (auto base : txnindex_bases)
+    if (std::none_of(logs.begin(), logs.end(), [&](auto& f) { return f.base == base; }))
+      leftovers.push_back(segment_file_path(dir_, base, segment_file::txnindex));
   if (auto st = delete_files(leftovers); !st)
     return st;
-  std::sort(logs.begin(), logs.end(), [](auto& a, auto& b) { return a.base < b.base; });
   std::sort(index_bases.begin(), index_bases.end());
   std::sort(timeindex_bases.begin(), timeindex_bases.end());
   for (auto& f : logs) {
@@ -97,7 +103,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
     dir_dirty_ = true;
     if (auto st = load_start_offset(); !st) // clamps a stale one to the empty log
       return st;
-    if (auto st = load_producers(std::move(snapshot_offsets), now_ms); !st)
+    if (auto st = load_producers(std::move(snapshot_offsets), 0, now_ms); !st)
       return st;
     return finish_epochs(stored);
   }
@@ -155,7 +161,12 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   }
   if (auto st = load_start_offset(); !st)
     return st;
-  if (auto st = load_producers(std::move(snapshot_offsets), now_ms); !st)
+  if (auto st = txn_index_.load(segment_base_offsets(), INT64_MAX); !st)
+    return st;
+  // After a crash, a snapshot above the recovery point may describe batches a power loss
+  // took (and the transaction index entries after it may be gone): replay from below it.
+  auto trusted_end = clean_shutdown ? log_end_offset() : std::min(recovery_point, log_end_offset());
+  if (auto st = load_producers(std::move(snapshot_offsets), trusted_end, now_ms); !st)
     return st;
   recovery_point_ = std::clamp(clean_shutdown ? log_end_offset() : recovery_point,
                                log_start_offset(), log_end_offset());
@@ -277,6 +288,11 @@ result<deleted_segment> partition_log::retire_first_segment(bool by_time, bool b
   auto files = s.retire();
   if (!files)
     return files.error();
+  auto txn_file = txn_index_.retire(s.base_offset());
+  if (!txn_file)
+    return txn_file.error();
+  if (*txn_file)
+    files->push_back(std::move(**txn_file));
   deleted_segment d{s.base_offset(), s.size(), by_time, below_log_start, std::move(*files)};
   segments_.erase(segments_.begin());
   dir_dirty_ = true;
@@ -308,15 +324,43 @@ size_t partition_log::segment_index_for(int64_t offset) const noexcept {
 }
 
 result<append_info> partition_log::append(std::vector<char>& batches, int64_t now_ms, int32_t leader_epoch) {
-  return append_batches(batches, now_ms, leader_epoch, true);
+  return append_batches(batches, now_ms, leader_epoch, append_origin::client);
 }
 
 result<append_info> partition_log::append(std::vector<char>& batches, int64_t now_ms) {
-  return append_batches(batches, now_ms, -1, true);
+  return append_batches(batches, now_ms, -1, append_origin::client);
 }
 
 result<append_info> partition_log::append_replicated(std::vector<char>& batches, int64_t now_ms) {
-  return append_batches(batches, now_ms, -1, false);
+  return append_batches(batches, now_ms, -1, append_origin::replication);
+}
+
+result<append_info> partition_log::append_txn_marker(int64_t producer_id, int16_t producer_epoch,
+                                                     protocol::txn_marker marker, int64_t now_ms,
+                                                     int32_t leader_epoch) {
+  switch (producers_.check_marker(producer_id, producer_epoch, marker.coordinator_epoch)) {
+    case producer_check::invalid_producer_epoch:
+      return errc::invalid_producer_epoch;
+    case producer_check::coordinator_fenced:
+      return errc::coordinator_fenced;
+    default:
+      break;
+  }
+  auto batch = protocol::build_txn_marker_batch(producer_id, producer_epoch, marker, now_ms);
+  return append_batches(batch, now_ms, leader_epoch, append_origin::coordinator);
+}
+
+int64_t partition_log::last_stable_offset(int64_t high_watermark) {
+  // Kafka's onHighWatermarkUpdated: a transaction whose marker is below the HWM is stable.
+  auto replicated = std::find_if(unreplicated_txns_.begin(), unreplicated_txns_.end(),
+                                 [&](const completed_txn& t) { return t.last_offset >= high_watermark; });
+  unreplicated_txns_.erase(unreplicated_txns_.begin(), replicated);
+  int64_t lso = high_watermark;
+  if (auto open = producers_.first_open_txn_offset())
+    lso = std::min(lso, *open);
+  for (auto& t : unreplicated_txns_)
+    lso = std::min(lso, t.first_offset);
+  return lso;
 }
 
 namespace {
@@ -391,12 +435,13 @@ status partition_log::apply_timestamp_policy(char* batch, protocol::batch_header
 // Either assigns offsets (rewriting base offsets, stamping `stamp_epoch` if >= 0) or
 // checks that the batches carry the next offsets already (a follower's copy).
 result<append_info> partition_log::append_batches(std::vector<char>& batches, int64_t now_ms,
-                                                  int32_t stamp_epoch, bool assign_offsets) {
+                                                  int32_t stamp_epoch, append_origin origin) {
+  bool assign_offsets = origin != append_origin::replication;
   if (batches.empty())
     return errc::empty_append;
   if (health_->offline())
     return errc::log_dir_offline;
-  if (assign_offsets && cfg_.compression >= 0) {
+  if (origin == append_origin::client && cfg_.compression >= 0) {
     if (auto st = recompress_for_topic(batches, cfg_.compression, static_cast<size_t>(cfg_.max_message_bytes) * 64); !st)
       return st.error();
   }
@@ -411,14 +456,15 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
       return h.error();
     if (h->total_size() > static_cast<size_t>(cfg_.max_message_bytes))
       return errc::batch_too_large;
-    if (assign_offsets) {
+    if (origin == append_origin::client) {
       auto producer = check_producer(*h, at == 0 && h->total_size() == batches.size());
       if (!producer)
         return producer.error();
       if (*producer)
         return **producer; // a retry of a batch the log has: answered, not written
-      protocol::set_base_offset(batches.data() + at, next);
     }
+    if (assign_offsets)
+      protocol::set_base_offset(batches.data() + at, next);
     else if (h->base_offset != next)
       return errc::non_contiguous_offsets;
     if (stamp_epoch >= 0)
@@ -471,12 +517,34 @@ bool partition_log::note_appended(protocol::bytes_view batches, bool assign_batc
     auto h = protocol::read_batch_header(batches);
     if (!h)
       break;
-    producers_.record(*h);
+    note_batch(*h, batches.substr(0, std::min(h->total_size(), batches.size())), segments_.back()->base_offset());
     if (assign_batch_epochs)
       changed |= epochs_.assign(h->leader_epoch, h->base_offset);
     batches.remove_prefix(std::min(h->total_size(), batches.size()));
   }
   return changed;
+}
+
+// The producer state follows a batch appended or replayed in the segment at `segment_base`; a
+// marker (read from its one record: per batch, and only for control batches) closes its
+// producer's transaction, and an aborted one goes into the transaction index.
+void partition_log::note_batch(const protocol::batch_header& h, protocol::bytes_view batch, int64_t segment_base) {
+  if (!h.is_control()) {
+    producers_.record(h);
+    return;
+  }
+  auto marker = protocol::read_txn_marker(batch);
+  if (!marker || !*marker || h.producer_id < 0)
+    return; // another control record type: no transaction ends
+  auto done = producers_.record_marker(h.producer_id, h.producer_epoch, (*marker)->coordinator_epoch,
+                                       (*marker)->commits(), h.base_offset, h.max_timestamp);
+  if (!done)
+    return;
+  unreplicated_txns_.push_back(*done);
+  if (done->aborted)
+    // A failed write leaves the entry out of the file until the next open rebuilds it there.
+    (void) txn_index_.add(segment_base, {done->producer_id, done->first_offset, done->last_offset,
+                                         producers_.last_stable_offset_after(*done)});
 }
 
 bool partition_log::assign_leader_epoch(int32_t epoch) {
@@ -599,8 +667,10 @@ status partition_log::truncate_to(int64_t offset) {
     }
     dir_dirty_ = true;
     recovery_point_ = std::min(recovery_point_, log_end_offset());
-    producers_.truncate_from(log_end_offset());
     forget_snapshots_outside_log();
+    // Kafka's truncateAndReload: the newest snapshot left, then the batches after it.
+    if (auto st = load_producers(snapshots_, log_end_offset(), std::nullopt); !st)
+      return st;
   }
   // Also without truncation: an epoch assigned at the log end has no records yet.
   if (epochs_.truncate_from_end(log_end_offset()))
@@ -632,6 +702,9 @@ status partition_log::restart_at(int64_t offset) {
     return s.error();
   segments_.push_back(std::move(*s));
   producers_ = producer_state{};
+  unreplicated_txns_.clear();
+  if (auto st = txn_index_.clear(); !st)
+    return st;
   forget_snapshots_outside_log();
   if (auto st = save_producer_snapshot(false); !st) // replaces a stale one at `offset`
     return st;
@@ -738,6 +811,8 @@ result<flush_job> partition_log::prepare_flush() {
   for (size_t i = segment_index_for(recovery_point_); i < segments_.size(); ++i)
     if (auto st = segments_[i]->prepare_flush(job.files_); !st)
       return st.error();
+  if (auto st = txn_index_.prepare_flush(job.files_); !st)
+    return st.error();
   if (dir_dirty_) {
     job.dir_to_sync_ = dir_;
     dir_dirty_ = false;

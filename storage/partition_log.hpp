@@ -48,6 +48,15 @@
 // clean close durably) and rebuilt at open from the newest snapshot at or below the log end
 // plus the batch headers after it (partition_log_producers.cpp).
 //
+// Transactions (Kafka's transactional log, storage/producer_state.hpp): a producer's first
+// transactional batch opens its transaction; the marker a coordinator appends
+// (append_txn_marker, protocol/control_batch.hpp) closes it. The last stable offset is the
+// first offset of the earliest transaction still open, or whose marker is not yet below the
+// high watermark; ABORT markers add the transaction to the aborted transaction index
+// (storage/aborted_txn_index.hpp, <base>.txnindex) that read_committed fetches consult. At
+// open (and after a truncation) the entries after the replay start are dropped and rebuilt
+// from the replayed markers. Clients may not append control batches (INVALID_RECORD).
+//
 // Not thread-safe and blocking: one owner calls it. Only open(), flush(), close() and
 // flush_job::run() wait for the device (fsync); the rest blocks in plain reads and writes.
 
@@ -59,6 +68,8 @@
 
 #include "protocol/batch_header.hpp"
 #include "protocol/result.hpp"
+#include "protocol/control_batch.hpp"
+#include "storage/aborted_txn_index.hpp"
 #include "storage/file.hpp"
 #include "storage/leader_epoch_cache.hpp"
 #include "storage/log_dir_health.hpp"
@@ -153,6 +164,25 @@ public:
   void set_dir_health(std::shared_ptr<log_dir_health> health) { health_ = std::move(health); }
   const log_dir_health& dir_health() const noexcept { return *health_; }
 
+  /// The coordinator's transaction marker for a producer (Kafka's appendAsLeader with origin
+  /// COORDINATOR), stamped with `leader_epoch`: refused with invalid_producer_epoch when the
+  /// producer's epoch is newer, coordinator_fenced when its last marker came from a newer
+  /// coordinator epoch (storage/errc.hpp).
+  result<append_info> append_txn_marker(int64_t producer_id, int16_t producer_epoch, protocol::txn_marker marker,
+                                        int64_t now_ms, int32_t leader_epoch);
+
+  /// The last stable offset under `high_watermark`: the first offset of the earliest
+  /// transaction that is open, or whose marker is not yet below the high watermark (Kafka's
+  /// firstUnstableOffset), else the high watermark. Forgets the completed transactions whose
+  /// marker is below it (Kafka's onHighWatermarkUpdated): leaders and followers call it as
+  /// their high watermark moves.
+  int64_t last_stable_offset(int64_t high_watermark);
+  /// read_committed: the aborted transactions overlapping [fetch_offset, upper)
+  /// (aborted_txn_index::collect).
+  std::vector<aborted_range> aborted_transactions(int64_t fetch_offset, int64_t upper) const {
+    return txn_index_.collect(fetch_offset, upper);
+  }
+
   /// A new leader's assign(epoch, log end) (Kafka's makeLeader). True if it changed.
   bool assign_leader_epoch(int32_t epoch);
   const leader_epoch_cache& epoch_cache() const noexcept { return epochs_; }
@@ -241,9 +271,13 @@ private:
   result<bool> should_roll(size_t append_bytes, const append_info& incoming, int64_t now_ms);
   status delete_segments_after(size_t index);
   status finish_epochs(const result<leader_epoch_cache>& stored);
+  /// Who appends: a client (checked, offsets assigned), the transaction coordinator (a
+  /// marker, checked by append_txn_marker), a follower (the leader's bytes as they are).
+  enum class append_origin { client, coordinator, replication };
   result<append_info> append_batches(std::vector<char>& batches, int64_t now_ms, int32_t stamp_epoch,
-                                     bool assign_offsets);
+                                     append_origin origin);
   bool note_appended(protocol::bytes_view batches, bool assign_batch_epochs);
+  void note_batch(const protocol::batch_header& h, protocol::bytes_view batch, int64_t segment_base);
   status apply_timestamp_policy(char* batch, protocol::batch_header& h, int64_t now_ms);
   status save_epochs();
   status restart_at(int64_t offset);
@@ -256,7 +290,7 @@ private:
   result<deleted_segment> retire_first_segment(bool by_time, bool below_log_start);
   // -- partition_log_producers.cpp --
   result<std::optional<append_info>> check_producer(const protocol::batch_header& h, bool only_batch) const;
-  status load_producers(std::vector<int64_t> snapshot_offsets, int64_t now_ms);
+  status load_producers(std::vector<int64_t> snapshot_offsets, int64_t trusted_end, std::optional<int64_t> now_ms);
   status save_producer_snapshot(bool durable);
   void forget_snapshots_outside_log();
   size_t segment_index_for(int64_t offset) const noexcept;
@@ -276,6 +310,10 @@ private:
   bool start_file_unsynced_ = false;
   leader_epoch_cache epochs_;
   producer_state producers_;
+  aborted_txn_index txn_index_;
+  /// Completed transactions whose marker may not be below the high watermark yet
+  /// (Kafka's unreplicatedTxns), in marker order.
+  std::vector<completed_txn> unreplicated_txns_;
   std::vector<int64_t> snapshots_; ///< offsets of the <offset>.snapshot files, ascending
   /// The epoch file against epochs_: current and durable, current but not fsynced, or
   /// not written (a failed write: prepare_flush() retries).

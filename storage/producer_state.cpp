@@ -71,7 +71,22 @@ producer_verdict producer_state::check(const protocol::batch_header& h) const {
                                         : e.epoch == no_epoch || in_sequence(last_seq_of(e), h.base_sequence);
   if (!ok)
     return {producer_check::out_of_order_sequence, {}};
+  bool transactional = h.attributes & protocol::batch_attributes::transactional;
+  if (!transactional && e.txn_first_offset >= 0)
+    return {producer_check::invalid_txn_state, {}};
   return {};
+}
+
+producer_check producer_state::check_marker(int64_t producer_id, int16_t producer_epoch,
+                                            int32_t coordinator_epoch) const {
+  auto it = entries_.find(producer_id);
+  if (it == entries_.end())
+    return producer_check::append;
+  if (producer_epoch < it->second.epoch)
+    return producer_check::invalid_producer_epoch;
+  if (coordinator_epoch < it->second.coordinator_epoch)
+    return producer_check::coordinator_fenced;
+  return producer_check::append;
 }
 
 void producer_state::record(const protocol::batch_header& h) {
@@ -86,12 +101,47 @@ void producer_state::record(const protocol::batch_header& h) {
     e.batches.pop_front();
   e.batches.push_back({h.base_sequence, last_sequence(h), h.base_offset, h.last_offset(), h.max_timestamp});
   e.last_timestamp = h.max_timestamp;
+  if ((h.attributes & protocol::batch_attributes::transactional) && e.txn_first_offset < 0) {
+    e.txn_first_offset = h.base_offset;
+    open_txns_.emplace(h.base_offset, h.producer_id);
+  }
+}
+
+std::optional<completed_txn> producer_state::record_marker(int64_t producer_id, int16_t producer_epoch,
+                                                           int32_t coordinator_epoch, bool commit, int64_t offset,
+                                                           int64_t timestamp) {
+  producer_entry& e = entries_[producer_id];
+  if (e.epoch != producer_epoch) { // ProducerStateEntry.maybeUpdateProducerEpoch
+    e.batches.clear();
+    e.epoch = producer_epoch;
+  }
+  e.coordinator_epoch = coordinator_epoch;
+  e.last_timestamp = timestamp;
+  if (e.txn_first_offset < 0)
+    return std::nullopt;
+  completed_txn done{producer_id, e.txn_first_offset, offset, !commit};
+  open_txns_.erase({e.txn_first_offset, producer_id});
+  e.txn_first_offset = -1;
+  return done;
+}
+
+std::optional<int64_t> producer_state::first_open_txn_offset() const {
+  if (open_txns_.empty())
+    return std::nullopt;
+  return open_txns_.begin()->first;
+}
+
+int64_t producer_state::last_stable_offset_after(const completed_txn& txn) const {
+  for (auto& [first, id] : open_txns_)
+    if (id != txn.producer_id)
+      return first;
+  return txn.last_offset + 1;
 }
 
 size_t producer_state::expire(int64_t now_ms, int64_t expiration_ms) {
   size_t dropped = 0;
   for (auto it = entries_.begin(); it != entries_.end();) {
-    if (now_ms - it->second.last_timestamp >= expiration_ms) {
+    if (it->second.txn_first_offset < 0 && now_ms - it->second.last_timestamp >= expiration_ms) {
       it = entries_.erase(it);
       ++dropped;
     } else {
@@ -99,33 +149,6 @@ size_t producer_state::expire(int64_t now_ms, int64_t expiration_ms) {
     }
   }
   return dropped;
-}
-
-// Kafka (ProducerStateManager.truncateAndReload) clears the map, loads the newest snapshot
-// at or below the new log end and replays the segments after it. Dropping the truncated
-// batches gives the same state with two differences, both harmless:
-//  - more dedupe window: up to 5 batches survive where Kafka's reload has the snapshot's
-//    one plus those replayed after it (all of them still in the log, so still valid);
-//  - a producer whose cached batches are all truncated is forgotten, while Kafka would
-//    restore its older epoch and sequence from the log. Forgotten means unknown, accepted
-//    at any sequence (KIP-360): its retries are not refused with 45, but a zombie of its
-//    old epoch is not fenced until the producer appends again.
-void producer_state::truncate_from(int64_t offset) {
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    auto& batches = it->second.batches;
-    bool removed = false;
-    while (!batches.empty() && batches.back().last_offset >= offset) {
-      batches.pop_back();
-      removed = true;
-    }
-    if (removed && batches.empty()) {
-      it = entries_.erase(it);
-      continue;
-    }
-    if (removed)
-      it->second.last_timestamp = batches.back().timestamp;
-    ++it;
-  }
 }
 
 // -- snapshots ----------------------------------------------------------------------------
@@ -154,8 +177,8 @@ void append_entry(std::string& out, int64_t producer_id, const producer_entry& e
   append_be<int64_t>(out, has_batch ? last.last_offset : -1);
   append_be<int32_t>(out, has_batch ? static_cast<int32_t>(last.last_offset - last.first_offset) : 0);
   append_be<int64_t>(out, e.last_timestamp);
-  append_be<int32_t>(out, -1); // coordinator_epoch: none without transactions
-  append_be<int64_t>(out, -1); // current_txn_first_offset: none
+  append_be<int32_t>(out, e.coordinator_epoch);
+  append_be<int64_t>(out, e.txn_first_offset);
 }
 
 uint32_t snapshot_crc(std::string_view bytes) {
@@ -170,8 +193,10 @@ bool read_entry(protocol::byte_reader& r, producer_entry& e) {
   int64_t last_offset = r.read_i64();
   int32_t offset_delta = r.read_i32();
   e.last_timestamp = r.read_i64();
-  r.read_i32(); // coordinator_epoch
-  r.read_i64(); // current_txn_first_offset
+  e.coordinator_epoch = r.read_i32();
+  e.txn_first_offset = r.read_i64();
+  if (e.txn_first_offset < -1)
+    return false;
   if (last_offset < 0)
     return true;
   if (offset_delta < 0 || offset_delta > last_offset)
@@ -207,8 +232,10 @@ result<producer_state> decode_producer_snapshot(std::string_view bytes) {
   for (int32_t i = 0; i < count; ++i) {
     int64_t id = r.read_i64();
     producer_entry e;
-    if (!read_entry(r, e) || !s.entries_.emplace(id, std::move(e)).second)
+    if (!read_entry(r, e) || !s.entries_.emplace(id, e).second)
       return errc::corrupt_checkpoint;
+    if (e.txn_first_offset >= 0)
+      s.open_txns_.emplace(e.txn_first_offset, id);
   }
   return s;
 }

@@ -18,15 +18,20 @@
 // (ProducerStateManager.truncateHead) it dropped producers whose last offset fell below
 // the log start. Hence there is no truncate_before().
 //
-// Control batches and transactions (coordinator epoch, open transaction) are not tracked
-// yet; transactional data batches are recorded like idempotent ones.
+// Transactions (Kafka's ProducerAppendInfo.appendDataBatch / appendEndTxnMarker): a
+// producer's first transactional batch opens its transaction at that batch's base offset; a
+// transaction marker (protocol/control_batch.hpp) closes it and returns it as completed_txn.
+// The open transactions decide the partition's last stable offset (last_stable_offset()).
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "protocol/batch_header.hpp"
 #include "protocol/result.hpp"
@@ -54,21 +59,42 @@ struct producer_entry {
   int16_t epoch = -1;
   std::deque<producer_batch> batches;
   int64_t last_timestamp = -1; ///< max timestamp of the last batch: what expiry looks at
+  /// The epoch of the coordinator that wrote its last marker (-1: none yet).
+  int32_t coordinator_epoch = -1;
+  /// The first offset of its open transaction; -1 when none is open.
+  int64_t txn_first_offset = -1;
   friend bool operator==(const producer_entry& a, const producer_entry& b) {
-    return a.epoch == b.epoch && a.batches == b.batches && a.last_timestamp == b.last_timestamp;
+    return a.epoch == b.epoch && a.batches == b.batches && a.last_timestamp == b.last_timestamp
+           && a.coordinator_epoch == b.coordinator_epoch && a.txn_first_offset == b.txn_first_offset;
   }
   friend bool operator!=(const producer_entry& a, const producer_entry& b) { return !(a == b); }
 };
 
-/// The leader's verdict on a client batch; the Kafka error codes are the caller's
-/// mapping (out_of_order_sequence 45, invalid_producer_epoch 47).
-enum class producer_check { append, duplicate, out_of_order_sequence, invalid_producer_epoch };
+/// The leader's verdict on a client batch or a marker; the Kafka error codes are the caller's
+/// mapping (out_of_order_sequence 45, invalid_producer_epoch 47, invalid_txn_state 48,
+/// coordinator_fenced 52 TRANSACTION_COORDINATOR_FENCED).
+enum class producer_check {
+  append,
+  duplicate,
+  out_of_order_sequence,
+  invalid_producer_epoch,
+  invalid_txn_state,
+  coordinator_fenced
+};
 
 struct producer_verdict {
   producer_check outcome = producer_check::append;
   /// For duplicate: the cached batch, whose first_offset is the base offset to answer
   /// (and timestamp the log append time, under LogAppendTime).
   producer_batch original;
+};
+
+/// A transaction a marker ended: its producer, its first offset, the marker's offset.
+struct completed_txn {
+  int64_t producer_id = -1;
+  int64_t first_offset = 0;
+  int64_t last_offset = 0;
+  bool aborted = false;
 };
 
 /// Kafka's DefaultRecordBatch.incrementSequence: `seq + delta`, wrapping past INT32_MAX to 0.
@@ -91,26 +117,40 @@ public:
   ///  - epoch below the entry's: invalid_producer_epoch;
   ///  - a new epoch: base sequence must be 0;
   ///  - same epoch: base sequence must be the last one + 1 (INT32_MAX -> 0);
-  ///  - no entry (new or expired producer): any sequence (KIP-360, AK@2.5.0+).
+  ///  - no entry (new or expired producer): any sequence (KIP-360, AK@2.5.0+);
+  ///  - a non-transactional batch while the producer's transaction is open: invalid_txn_state.
   producer_verdict check(const protocol::batch_header& h) const;
+
+  /// The leader's check of a marker the coordinator sends (appendEndTxnMarker): an epoch below
+  /// the producer's is invalid_producer_epoch, a coordinator epoch below the last marker's
+  /// coordinator_fenced; else append (also for an unknown producer).
+  producer_check check_marker(int64_t producer_id, int16_t producer_epoch, int32_t coordinator_epoch) const;
 
   /// Records a batch that was appended, with its final base_offset and as stored (max
   /// timestamp after LogAppendTime): the leader after check(), a follower's replicated batch,
   /// recovery's scan. Takes the batch's epoch as is (a new one, even a lower one from
   /// replication, clears the cached batches: ProducerStateEntry.maybeUpdateProducerEpoch);
   /// keeps the newest batches_kept. Ignores control batches and batches without a producer id.
+  /// A transactional batch of a producer without an open transaction opens one.
   void record(const protocol::batch_header& h);
 
+  /// Records a marker appended at `offset` (any origin, no checks): the producer's transaction
+  /// is closed and returned if one was open (a marker of an empty transaction completes
+  /// nothing); the entry takes the marker's epochs and timestamp.
+  std::optional<completed_txn> record_marker(int64_t producer_id, int16_t producer_epoch, int32_t coordinator_epoch,
+                                             bool commit, int64_t offset, int64_t timestamp);
+
+  /// The first offset of the earliest open transaction, if any.
+  std::optional<int64_t> first_open_txn_offset() const;
+  /// What an aborted-transaction entry records as its last stable offset when `txn` ends
+  /// (Kafka's ProducerStateManager.lastStableOffset(completedTxn)): the earliest open
+  /// transaction of another producer, else the marker's offset + 1. Call before record_marker.
+  int64_t last_stable_offset_after(const completed_txn& txn) const;
+
   /// Drops producers idle for producer.id.expiration.ms: now - last_timestamp >= expiration
-  /// (ProducerStateManager.isProducerExpired; Kafka also spares producers with an open
-  /// transaction, which are not tracked here yet).
+  /// (ProducerStateManager.isProducerExpired); producers with an open transaction stay.
   /// Returns how many were dropped.
   size_t expire(int64_t now_ms, int64_t expiration_ms);
-
-  /// A follower truncated its log to `offset`: forgets every batch with last_offset >= offset
-  /// and the producers that lost all their batches. See producer_state.cpp on how this
-  /// differs from Kafka's rebuild from a snapshot.
-  void truncate_from(int64_t offset);
 
   /// Ascending producer id.
   const std::map<int64_t, producer_entry>& entries() const noexcept { return entries_; }
@@ -123,6 +163,8 @@ private:
   friend result<producer_state> decode_producer_snapshot(std::string_view bytes);
 
   std::map<int64_t, producer_entry> entries_;
+  /// (txn_first_offset, producer id) of every open transaction: the earliest first.
+  std::set<std::pair<int64_t, int64_t>> open_txns_;
 };
 
 /// Kafka's <offset>.snapshot file (ProducerStateManager.writeSnapshot), big-endian:
@@ -132,13 +174,12 @@ private:
 ///     offset_delta i32, timestamp i64, coordinator_epoch i32, current_txn_first_offset i64
 ///
 /// Only the newest batch of each producer fits (so after loading, the dedupe window is one
-/// batch until refilled); coordinator_epoch -1 and current_txn_first_offset -1, Kafka's
-/// values without transactions. A producer without batches is written as Kafka does:
+/// batch until refilled). A producer without batches is written as Kafka does:
 /// last_sequence -1, last_offset -1, offset_delta 0.
 std::string encode_producer_snapshot(const producer_state& s);
 
 /// The inverse (ProducerStateManager.readSnapshot): an entry with last_offset < 0 loads
-/// without batches. The transaction fields are read and ignored. Does not drop expired
+/// without batches. Does not drop expired
 /// producers (Kafka's load does: call expire() afterwards). Fails with
 /// errc::corrupt_checkpoint on a version other than 1, a CRC mismatch, a negative count, a
 /// length other than 10 + 46 x count, an offset delta outside [0, last_offset], or a

@@ -292,7 +292,8 @@ status segment::load_tail() {
   return {};
 }
 
-status segment::visit_headers(int64_t from_offset, const std::function<void(const batch_header&)>& visit) {
+status segment::visit_headers(int64_t from_offset,
+                              const std::function<void(const batch_header&, uint64_t position)>& visit) {
   auto from = find_batch(from_offset);
   if (!from)
     return from.error();
@@ -301,8 +302,8 @@ status segment::visit_headers(int64_t from_offset, const std::function<void(cons
   if (auto st = open_log_file(); !st)
     return st;
   bool by_visitor = false;
-  auto end = walk_batches(log_, size_, (*from)->position, false, by_visitor, [&](const batch_header& h, uint64_t) {
-    visit(h);
+  auto end = walk_batches(log_, size_, (*from)->position, false, by_visitor, [&](const batch_header& h, uint64_t pos) {
+    visit(h, pos);
     return true;
   });
   return end ? status{} : status{end.error()};

@@ -68,7 +68,8 @@ public:
 
   /// The headers of the batches from the one holding `from_offset` to the end, in order:
   /// a walk of headers only (no CRC), how the log replays producer state after a snapshot.
-  status visit_headers(int64_t from_offset, const std::function<void(const protocol::batch_header&)>& visit);
+  status visit_headers(int64_t from_offset,
+                       const std::function<void(const protocol::batch_header&, uint64_t position)>& visit);
 
   /// Appends batches that were validated and given their offsets by the caller.
   status append(protocol::bytes_view batches);

@@ -13,6 +13,7 @@ std::string_view suffix_of(segment_file kind) {
     case segment_file::index: return ".index";
     case segment_file::timeindex: return ".timeindex";
     case segment_file::snapshot: return ".snapshot";
+    case segment_file::txnindex: return ".txnindex";
   }
   return "";
 }

@@ -10,7 +10,9 @@
 namespace cafka::storage {
 
 /// snapshot: the producer state at that offset (storage/producer_state.hpp), Kafka's name.
-enum class segment_file { log, index, timeindex, snapshot };
+/// txnindex: the aborted transactions whose ABORT marker is in that segment
+/// (storage/aborted_txn_index.hpp).
+enum class segment_file { log, index, timeindex, snapshot, txnindex };
 
 /// Appended to the files of a segment that retention removed, until they are unlinked.
 constexpr const char* deleted_suffix = ".deleted";

@@ -36,7 +36,7 @@ constexpr api_info apis[] = {
   {api_key::create_topics, "CreateTopics", 0, 4, 5},
   {api_key::delete_topics, "DeleteTopics", 0, 3, 4},
   {api_key::delete_records, "DeleteRecords", 0, 2, 2},
-  {api_key::init_producer_id, "InitProducerId", 0, 1, 2},
+  {api_key::init_producer_id, "InitProducerId", 0, 4, 2},
   {api_key::offset_for_leader_epoch, "OffsetForLeaderEpoch", 0, 4, 4},
   {api_key::describe_configs, "DescribeConfigs", 0, 2, 4},
   {api_key::alter_configs, "AlterConfigs", 0, 1, 2},
@@ -51,6 +51,7 @@ constexpr api_info apis[] = {
   {api_key::describe_client_quotas, "DescribeClientQuotas", 0, 1, 1},
   {api_key::alter_client_quotas, "AlterClientQuotas", 0, 1, 1},
   {api_key::describe_cluster, "DescribeCluster", 0, 1, 0},
+  {api_key::describe_producers, "DescribeProducers", 0, 0, 0},
 };
 
 const api_info* find_info(int16_t key) {

@@ -49,6 +49,7 @@ enum class api_key : int16_t {
   describe_client_quotas = 48,
   alter_client_quotas = 49,
   describe_cluster = 60,
+  describe_producers = 61,
 };
 
 struct version_range {

@@ -50,6 +50,7 @@ bool is_decodable(int16_t key) {
     case api_key::describe_log_dirs:
     case api_key::delete_groups:
     case api_key::offset_delete:
+    case api_key::describe_producers:
       return true;
     default:
       return false;
@@ -88,6 +89,7 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::alter_configs: return wrap(decode_alter_configs_request(body, v));
     case api_key::incremental_alter_configs: return wrap(decode_incremental_alter_configs_request(body, v));
     case api_key::describe_cluster: return wrap(decode_describe_cluster_request(body, v));
+    case api_key::describe_producers: return wrap(decode_describe_producers_request(body, v));
     case api_key::describe_log_dirs: return wrap(decode_describe_log_dirs_request(body, v));
     case api_key::delete_groups: return wrap(decode_delete_groups_request(body, v));
     case api_key::offset_delete: return wrap(decode_offset_delete_request(body, v));

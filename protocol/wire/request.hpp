@@ -15,6 +15,7 @@
 #include "protocol/wire/describe_cluster.hpp"
 #include "protocol/wire/describe_groups.hpp"
 #include "protocol/wire/describe_log_dirs.hpp"
+#include "protocol/wire/describe_producers.hpp"
 #include "protocol/wire/elect_leaders.hpp"
 #include "protocol/wire/fetch.hpp"
 #include "protocol/wire/find_coordinator.hpp"
@@ -47,7 +48,7 @@ using decoded_request =
                create_partitions_request, alter_partition_reassignments_request,
                list_partition_reassignments_request, describe_configs_request, alter_configs_request,
                describe_cluster_request, describe_log_dirs_request, delete_groups_request,
-               offset_delete_request, delete_records_request>;
+               offset_delete_request, delete_records_request, describe_producers_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

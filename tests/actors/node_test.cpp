@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -15,8 +16,10 @@
 #include "actors/errors.hpp"
 #include "actors/group_registry.hpp"
 #include "actors/node.hpp"
+#include "actors/producer_id_issuer.hpp"
 #include "actors/system_config.hpp"
 #include "cluster/coordinator.hpp"
+#include "cluster/producer_id_block.hpp"
 #include "cluster/znode_data.hpp"
 #include "cluster/znode_paths.hpp"
 #include "protocol/record_batch.hpp"
@@ -114,6 +117,55 @@ BOOST_AUTO_TEST_CASE(registers_creates_topics_and_recovers_them_after_a_restart)
              },
              [](caf::error& e) { BOOST_FAIL(describe(e)); });
   BOOST_TEST(again.znode(cluster::topic_config_path("orders")).has_value());
+}
+
+namespace {
+
+int64_t next_producer_id(running_node& rn) {
+  caf::scoped_actor self{rn.sys};
+  int64_t id = -1;
+  self->request(rn.n.producer_ids, 10s, next_producer_id_atom::value)
+    .receive([&](int64_t got) { id = got; }, [](caf::error& e) { BOOST_FAIL(describe(e)); });
+  return id;
+}
+
+} // namespace
+
+// A single node's embedded store forgets /latest_producer_id_block at a stop; the block file
+// in the log dir brings it back, so that no id of the last run is handed out again.
+BOOST_AUTO_TEST_CASE(producer_ids_come_from_blocks_that_survive_a_restart) {
+  test::temp_folder dir;
+  int64_t last = -1;
+  {
+    running_node rn{dir.path};
+    for (int i = 0; i < 3; ++i) {
+      auto id = next_producer_id(rn);
+      BOOST_TEST(id > last);
+      last = id;
+    }
+    BOOST_TEST(last < cluster::producer_id_block_size);
+    auto block = cluster::decode_producer_id_block(*rn.znode(cluster::producer_id_block_path));
+    BOOST_REQUIRE(block);
+    BOOST_TEST(block->end == cluster::producer_id_block_size - 1);
+  }
+  {
+    running_node again{dir.path};
+    auto id = next_producer_id(again);
+    BOOST_TEST(id == cluster::producer_id_block_size); // the next block: nothing of the first reused
+  }
+  // A block file that does not parse stops the start, naming the file.
+  {
+    std::ofstream{producer_id_block_file(dir.path)} << "{\"version\":1,";
+  }
+  caf::actor_system_config cfg;
+  register_cafka_types(cfg);
+  caf::actor_system sys{cfg};
+  config::server_config sc;
+  sc.log_dirs = {dir.path};
+  std::string error_text;
+  auto refused = start_node(sys, sc, error_text);
+  BOOST_REQUIRE(!refused);
+  BOOST_TEST(error_text.find("cafka-producer-id-block") != std::string::npos, error_text);
 }
 
 BOOST_AUTO_TEST_CASE(auto_creates_topics_only_when_allowed) {

@@ -142,6 +142,84 @@ BOOST_FIXTURE_TEST_CASE(list_offsets_answers_earliest_latest_and_timestamps, par
   BOOST_TEST(ask(3000).offset == -1);
 }
 
+namespace {
+
+std::vector<char> txn_batch_of(int64_t pid, int32_t seq, int records, int64_t timestamp) {
+  protocol::batch_options opts;
+  opts.producer_id = pid;
+  opts.producer_epoch = 0;
+  opts.base_sequence = seq;
+  opts.transactional = true;
+  protocol::batch_builder b{opts};
+  for (int i = 0; i < records; ++i)
+    b.add(protocol::record{std::string("k"), std::string(50, 'v'), {}, timestamp});
+  return b.build();
+}
+
+} // namespace
+
+// read_committed stops at the last stable offset and lists the aborted transactions the data
+// overlaps; the coordinator's markers move it; ListOffsets at isolation level 1 answers it.
+BOOST_FIXTURE_TEST_CASE(read_committed_fetches_stop_at_the_last_stable_offset, partition_fixture) {
+  produce(txn_batch_of(7, 0, 2, now)); // 0-1, producer 7's transaction
+  produce(batch_of(1, now));           // 2
+  auto fetch = [&](int64_t offset, bool committed) {
+    fetch_result out;
+    fetch_request req{offset, 1 << 20, 1, 0};
+    req.read_committed = committed;
+    auto f = self->request(partition, caf::infinite, fetch_atom_v, req);
+    run();
+    expect_reply(f, [&](fetch_result& r) { out = std::move(r); });
+    return out;
+  };
+  auto latest = [&](bool committed) {
+    offset_answer out;
+    auto req = self->request(partition, caf::infinite, list_offsets_atom_v, latest_timestamp, int32_t{-1}, committed);
+    run();
+    expect_reply(req, [&](offset_answer& a) { out = a; });
+    return out.offset;
+  };
+  auto open = fetch(0, true);
+  BOOST_TEST(open.records.empty());
+  BOOST_TEST(open.last_stable_offset == 0);
+  BOOST_TEST(fetch(0, false).records.size() > 0u);
+  BOOST_TEST(latest(true) == 0);
+  BOOST_TEST(latest(false) == 3);
+  auto marker = [&](bool commit, int16_t epoch) {
+    caf::expected<produce_result> out{produce_result{}};
+    auto req = self->request(partition, caf::infinite, txn_marker_atom_v, txn_marker_request{7, epoch, commit, 0, 1000});
+    run();
+    BOOST_REQUIRE(!self->mailbox().empty());
+    req.receive([&](produce_result& r) { out = r; }, [&](caf::error& e) { out = e; });
+    return out;
+  };
+  auto aborted = marker(false, 0); // 3
+  BOOST_REQUIRE(aborted);
+  BOOST_TEST(aborted->base_offset == 3);
+  auto after = fetch(0, true);
+  BOOST_TEST(after.last_stable_offset == 4);
+  BOOST_TEST(after.records.size() > 0u);
+  BOOST_REQUIRE(after.aborted.size() == 1u);
+  BOOST_TEST(after.aborted[0].producer_id == 7);
+  BOOST_TEST(after.aborted[0].first_offset == 0);
+  BOOST_TEST(fetch(0, false).aborted.empty()); // read_uncommitted lists none
+  BOOST_TEST(latest(true) == 4);
+  // A marker of an older epoch than the producer's is refused.
+  produce(txn_batch_of(7, 2, 1, now)); // the producer's next transaction, its sequences going on
+  auto fenced = marker(true, -1);
+  BOOST_REQUIRE(!fenced);
+  BOOST_TEST((to_kafka_error(fenced.error()) == kafka_error::invalid_producer_epoch));
+  // DescribeProducers: producer 7, its new transaction open at offset 4.
+  auto described = self->request(partition, caf::infinite, describe_producers_atom_v);
+  run();
+  expect_reply(described, [&](std::vector<producer_description>& producers) {
+    BOOST_REQUIRE(producers.size() == 1u);
+    BOOST_TEST(producers[0].producer_id == 7);
+    BOOST_TEST(producers[0].last_sequence == 2);
+    BOOST_TEST(producers[0].current_txn_start_offset == 4);
+  });
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(retention_cleaner_behaviour)

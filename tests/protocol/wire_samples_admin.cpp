@@ -88,17 +88,22 @@ std::vector<char> delete_topics_body(int16_t version) {
   return out;
 }
 
-// v0: a transactional producer; v1: an idempotent-only one (null id, librdkafka's -1).
+// v0: a transactional producer; v1: an idempotent-only one (null id, librdkafka's -1); v2+
+// flexible, v3+ with the current id and epoch (KIP-360: an epoch bump of producer 7).
 std::vector<char> init_producer_id_body(int16_t version) {
   std::vector<char> out;
   byte_writer w{out};
-  if (version == 0) {
-    w.write_nullable_string(bytes_view{"txn-orders"});
-    w.write_i32(60000);
-  } else {
-    w.write_nullable_string(std::nullopt);
-    w.write_i32(-1);
+  bool flexible = version >= 2;
+  if (version == 0)
+    write_nullable_string(w, std::string("txn-orders"), flexible);
+  else
+    write_nullable_string(w, std::nullopt, flexible);
+  w.write_i32(version == 0 ? 60000 : -1);
+  if (version >= 3) {
+    w.write_i64(7);
+    w.write_i16(2);
   }
+  end_struct(w, flexible);
   return out;
 }
 
@@ -219,7 +224,7 @@ std::vector<wire_sample> admin_request_samples() {
     out.push_back({key(api_key::create_topics), v, create_topics_body(v)});
   for (int16_t v = 0; v <= 3; ++v)
     out.push_back({key(api_key::delete_topics), v, delete_topics_body(v)});
-  for (int16_t v = 0; v <= 1; ++v)
+  for (int16_t v = 0; v <= 4; ++v)
     out.push_back({key(api_key::init_producer_id), v, init_producer_id_body(v)});
   for (int16_t v = 0; v <= 1; ++v) {
     out.push_back({key(api_key::describe_client_quotas), v, describe_client_quotas_body(v)});
@@ -249,6 +254,8 @@ std::vector<wire_sample> admin_request_samples() {
                   0, 0, 0x03, '\xe8', 0}});
   out.push_back({key(api_key::describe_cluster), 0, {0, 0}});       // not asking for operations
   out.push_back({key(api_key::describe_cluster), 1, {0, 1, 0}});    // v1: brokers endpoints
+  // DescribeProducers v0: topic "t", partitions 0 and 1 (compact, tagged fields).
+  out.push_back({key(api_key::describe_producers), 0, {2, 2, 't', 3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0}});
   out.push_back({key(api_key::alter_partition_reassignments), 0, alter_partition_reassignments_body()});
   out.push_back({key(api_key::list_partition_reassignments), 0, list_partition_reassignments_body()});
   return out;

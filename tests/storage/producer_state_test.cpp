@@ -1,6 +1,6 @@
 // The idempotent producer state of a partition: the leader's checks in Kafka's order
 // (ProducerAppendInfo, ProducerStateEntry), the 5-batch dedupe window, sequence wrap,
-// expiry, truncation, and Kafka's .snapshot format byte by byte.
+// expiry, transactions, and Kafka's .snapshot format byte by byte.
 #include <boost/test/unit_test.hpp>
 
 #include <limits>
@@ -202,25 +202,82 @@ BOOST_AUTO_TEST_CASE(expiry_looks_at_the_last_batch_timestamp) {
   BOOST_TEST(s.expire(6000, 5000) == 1u);
 }
 
-BOOST_AUTO_TEST_CASE(truncation_forgets_batches_at_or_above_the_offset) {
+namespace {
+
+batch_header txn_batch(int64_t pid, int16_t epoch, int32_t seq, int64_t base_offset, int32_t records = 1) {
+  auto h = batch(pid, epoch, seq, base_offset, records);
+  h.attributes = protocol::batch_attributes::transactional;
+  return h;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_transactional_batch_opens_a_transaction_a_marker_closes_it) {
   producer_state s;
-  append(s, batch(7, 0, 0, 0, 2, 1000));  // offsets 0-1
-  append(s, batch(8, 0, 0, 2, 2, 2000));  // 2-3
-  append(s, batch(7, 0, 2, 4, 2, 3000));  // 4-5
-  append(s, batch(9, 0, 50, 6, 1, 4000)); // 6
-  s.truncate_from(4);
-  BOOST_TEST_REQUIRE(s.entries().size() == 2u);
-  auto& e = entry(s, 7);
-  BOOST_TEST_REQUIRE(e.batches.size() == 1u);
-  BOOST_TEST(e.batches.back().last_offset == 1);
-  BOOST_TEST(e.last_timestamp == 1000);
-  BOOST_TEST(entry(s, 8).batches.size() == 1u);
-  // Producer 7 continues after its surviving batch; the truncated retry is no duplicate.
-  BOOST_TEST((outcome(s, batch(7, 0, 2, 0, 2)) == producer_check::append));
-  // Producer 9 lost everything: unknown, so any sequence goes.
-  BOOST_TEST((outcome(s, batch(9, 0, 77)) == producer_check::append));
-  s.truncate_from(0);
-  BOOST_TEST(s.empty());
+  append(s, txn_batch(7, 0, 0, 10, 2));
+  append(s, txn_batch(7, 0, 2, 12));
+  append(s, txn_batch(8, 0, 0, 13));
+  BOOST_TEST(entry(s, 7).txn_first_offset == 10);
+  BOOST_TEST(*s.first_open_txn_offset() == 10);
+  // Aborting 7's: the last stable offset after it is 8's open transaction.
+  auto done = s.record_marker(7, 0, 3, false, 14, 5000);
+  BOOST_REQUIRE(done);
+  BOOST_TEST(done->first_offset == 10);
+  BOOST_TEST(done->last_offset == 14);
+  BOOST_TEST(done->aborted);
+  BOOST_TEST(s.last_stable_offset_after(*done) == 13);
+  BOOST_TEST(entry(s, 7).txn_first_offset == -1);
+  BOOST_TEST(entry(s, 7).coordinator_epoch == 3);
+  BOOST_TEST(*s.first_open_txn_offset() == 13);
+  auto committed = s.record_marker(8, 0, 3, true, 15, 5000);
+  BOOST_REQUIRE(committed);
+  BOOST_TEST(!committed->aborted);
+  BOOST_TEST(s.last_stable_offset_after(*committed) == 16); // none open: the marker's offset + 1
+  BOOST_TEST(!s.first_open_txn_offset());
+  // A marker of an empty transaction completes nothing.
+  BOOST_TEST(!s.record_marker(8, 0, 3, true, 16, 5000));
+}
+
+BOOST_AUTO_TEST_CASE(a_plain_batch_during_an_open_transaction_is_invalid_txn_state) {
+  producer_state s;
+  append(s, txn_batch(7, 0, 0, 0));
+  BOOST_TEST((outcome(s, batch(7, 0, 1, 1)) == producer_check::invalid_txn_state));
+  // A retried transactional batch is still a duplicate, a gap still out of order.
+  BOOST_TEST((outcome(s, txn_batch(7, 0, 0, 0)) == producer_check::duplicate));
+  BOOST_TEST((outcome(s, batch(7, 0, 5, 1)) == producer_check::out_of_order_sequence));
+}
+
+BOOST_AUTO_TEST_CASE(markers_are_checked_against_producer_and_coordinator_epochs) {
+  producer_state s;
+  BOOST_TEST((s.check_marker(7, 0, 0) == producer_check::append)); // unknown producer
+  append(s, txn_batch(7, 2, 0, 0));
+  BOOST_TEST((s.check_marker(7, 1, 0) == producer_check::invalid_producer_epoch));
+  BOOST_TEST((s.check_marker(7, 3, 0) == producer_check::append)); // a fencing abort bumps it
+  s.record_marker(7, 3, 5, false, 1, 1000);
+  BOOST_TEST(entry(s, 7).epoch == 3);
+  BOOST_TEST(entry(s, 7).batches.empty()); // a new epoch starts over
+  BOOST_TEST((s.check_marker(7, 3, 4) == producer_check::coordinator_fenced));
+  BOOST_TEST((s.check_marker(7, 3, 5) == producer_check::append));
+}
+
+BOOST_AUTO_TEST_CASE(a_producer_with_an_open_transaction_does_not_expire) {
+  producer_state s;
+  append(s, txn_batch(7, 0, 0, 0));
+  append(s, batch(8, 0, 0, 1));
+  BOOST_TEST(s.expire(1'000'000, 10) == 1u);
+  BOOST_TEST(s.entries().count(7) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(the_snapshot_keeps_open_transactions_and_coordinator_epochs) {
+  producer_state s;
+  append(s, txn_batch(7, 1, 0, 40, 3));
+  append(s, txn_batch(8, 0, 0, 43));
+  s.record_marker(8, 0, 9, true, 44, 2000);
+  auto loaded = decode_producer_snapshot(encode_producer_snapshot(s));
+  BOOST_REQUIRE(loaded);
+  BOOST_TEST(entry(*loaded, 7).txn_first_offset == 40);
+  BOOST_TEST(entry(*loaded, 8).coordinator_epoch == 9);
+  BOOST_TEST(*loaded->first_open_txn_offset() == 40);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
