@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 namespace cafka::protocol {
@@ -41,6 +42,15 @@ void store_be(void* p, T value) noexcept {
   u v = static_cast<u>(value);
   if constexpr (detail::host_is_little_endian) v = detail::byte_swap(v);
   std::memcpy(p, &v, sizeof v);
+}
+
+/// Appends `value` big-endian to `out` (small files built as strings: producer snapshots,
+/// transaction indexes).
+template <class T>
+void append_be(std::string& out, T value) {
+  char buf[sizeof(T)];
+  store_be(buf, value);
+  out.append(buf, sizeof buf);
 }
 
 /// Reads a little-endian T from `p`.

@@ -12,23 +12,16 @@ namespace {
 
 constexpr int16_t entry_version = 0;
 
-template <class T>
-void append_be(std::string& out, T value) {
-  char buf[sizeof(T)];
-  protocol::store_be(buf, value);
-  out.append(buf, sizeof buf);
-}
-
 } // namespace
 
 std::string encode_aborted_txn(const aborted_txn& t) {
   std::string out;
   out.reserve(aborted_txn_size);
-  append_be<int16_t>(out, entry_version);
-  append_be<int64_t>(out, t.producer_id);
-  append_be<int64_t>(out, t.first_offset);
-  append_be<int64_t>(out, t.last_offset);
-  append_be<int64_t>(out, t.last_stable_offset);
+  protocol::append_be<int16_t>(out, entry_version);
+  protocol::append_be<int64_t>(out, t.producer_id);
+  protocol::append_be<int64_t>(out, t.first_offset);
+  protocol::append_be<int64_t>(out, t.last_offset);
+  protocol::append_be<int64_t>(out, t.last_stable_offset);
   return out;
 }
 

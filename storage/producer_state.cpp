@@ -161,24 +161,17 @@ constexpr size_t entries_position = 6; // the CRC covers [6, end): count and ent
 constexpr size_t header_size = 10;
 constexpr size_t entry_size = 46;
 
-template <class T>
-void append_be(std::string& out, T value) {
-  char buf[sizeof(T)];
-  protocol::store_be(buf, value);
-  out.append(buf, sizeof buf);
-}
-
 void append_entry(std::string& out, int64_t producer_id, const producer_entry& e) {
   bool has_batch = !e.batches.empty();
   const producer_batch last = has_batch ? e.batches.back() : producer_batch{};
-  append_be<int64_t>(out, producer_id);
-  append_be<int16_t>(out, e.epoch);
-  append_be<int32_t>(out, has_batch ? last.last_seq : no_sequence);
-  append_be<int64_t>(out, has_batch ? last.last_offset : -1);
-  append_be<int32_t>(out, has_batch ? static_cast<int32_t>(last.last_offset - last.first_offset) : 0);
-  append_be<int64_t>(out, e.last_timestamp);
-  append_be<int32_t>(out, e.coordinator_epoch);
-  append_be<int64_t>(out, e.txn_first_offset);
+  protocol::append_be<int64_t>(out, producer_id);
+  protocol::append_be<int16_t>(out, e.epoch);
+  protocol::append_be<int32_t>(out, has_batch ? last.last_seq : no_sequence);
+  protocol::append_be<int64_t>(out, has_batch ? last.last_offset : -1);
+  protocol::append_be<int32_t>(out, has_batch ? static_cast<int32_t>(last.last_offset - last.first_offset) : 0);
+  protocol::append_be<int64_t>(out, e.last_timestamp);
+  protocol::append_be<int32_t>(out, e.coordinator_epoch);
+  protocol::append_be<int64_t>(out, e.txn_first_offset);
 }
 
 uint32_t snapshot_crc(std::string_view bytes) {
@@ -211,9 +204,9 @@ bool read_entry(protocol::byte_reader& r, producer_entry& e) {
 std::string encode_producer_snapshot(const producer_state& s) {
   std::string out;
   out.reserve(header_size + entry_size * s.entries().size());
-  append_be<int16_t>(out, snapshot_version);
-  append_be<uint32_t>(out, 0); // filled in below
-  append_be<int32_t>(out, static_cast<int32_t>(s.entries().size()));
+  protocol::append_be<int16_t>(out, snapshot_version);
+  protocol::append_be<uint32_t>(out, 0); // filled in below
+  protocol::append_be<int32_t>(out, static_cast<int32_t>(s.entries().size()));
   for (auto& [id, e] : s.entries())
     append_entry(out, id, e);
   protocol::store_be(out.data() + crc_position, snapshot_crc(out));
