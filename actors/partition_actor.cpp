@@ -218,6 +218,26 @@ void start_flush(self_ptr self) {
       });
 }
 
+
+// acks=all (and the coordinator's markers) need min.insync.replicas in the ISR before appending.
+caf::error below_min_insync(const partition_state& st) {
+  if (cluster::enough_replicas_for_acks_all(st.maximal_isr.size(), st.role.min_insync_replicas,
+                                            st.role.replicas.size()))
+    return {};
+  return caf::make_error(kafka_error::not_enough_replicas,
+                         std::to_string(st.maximal_isr.size()) + " in-sync replica(s), min.insync.replicas is "
+                           + std::to_string(st.role.min_insync_replicas));
+}
+
+// What follows a leader's append: followers' watches fire, the high watermark moves (and
+// with it acks=all produces and fetches), a due flush starts.
+void after_leader_append(self_ptr self, int64_t now) {
+  fire_replica_watches(self);
+  advance_high_watermark(self);
+  if (self->state.log->flush_due(now))
+    start_flush(self);
+}
+
 } // namespace
 
 void unlink_segments(const partition_actor_state& st, const std::vector<storage::deleted_segment>& removed) {
@@ -282,20 +302,14 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
         return caf::make_error(kafka_error::invalid_required_acks);
       if (!leading(st))
         return not_leader(st);
-      if (req.acks == -1
-          && !cluster::enough_replicas_for_acks_all(st.maximal_isr.size(), st.role.min_insync_replicas,
-                                                    st.role.replicas.size()))
-        return caf::make_error(kafka_error::not_enough_replicas,
-                               std::to_string(st.maximal_isr.size()) + " in-sync replica(s), min.insync.replicas is "
-                                 + std::to_string(st.role.min_insync_replicas));
+      if (req.acks == -1)
+        if (auto err = below_min_insync(st))
+          return err;
       auto now = st.ctx.now_ms();
       auto info = st.log->append(req.records, now, st.role.leader_epoch);
       if (!info)
         return append_failed(st, info.error());
-      fire_replica_watches(self);
-      advance_high_watermark(self);
-      if (st.log->flush_due(now))
-        start_flush(self);
+      after_leader_append(self, now);
       produce_result result{info->first_offset, info->log_append_time, st.log->log_start_offset(), static_cast<int64_t>(info->records)};
       if (req.acks == -1)
         return await_replication(self, info->last_offset + 1, result, req.timeout_ms);
@@ -316,21 +330,15 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
       auto& st = self->state;
       if (!leading(st))
         return not_leader(st);
-      if (!cluster::enough_replicas_for_acks_all(st.maximal_isr.size(), st.role.min_insync_replicas,
-                                                 st.role.replicas.size()))
-        return caf::make_error(kafka_error::not_enough_replicas,
-                               std::to_string(st.maximal_isr.size()) + " in-sync replica(s), min.insync.replicas is "
-                                 + std::to_string(st.role.min_insync_replicas));
+      if (auto err = below_min_insync(st))
+        return err;
       auto now = st.ctx.now_ms();
       protocol::txn_marker marker{req.commit ? protocol::control_type::commit : protocol::control_type::abort,
                                   req.coordinator_epoch};
       auto info = st.log->append_txn_marker(req.producer_id, req.producer_epoch, marker, now, st.role.leader_epoch);
       if (!info)
         return append_failed(st, info.error());
-      fire_replica_watches(self);
-      advance_high_watermark(self); // (the last stable offset moves only with it)
-      if (st.log->flush_due(now))
-        start_flush(self);
+      after_leader_append(self, now); // (the last stable offset moves only with the high watermark)
       produce_result result{info->first_offset, -1, st.log->log_start_offset(), 0};
       return await_replication(self, info->last_offset + 1, result, req.timeout_ms);
     },

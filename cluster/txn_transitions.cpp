@@ -20,12 +20,15 @@ std::optional<txn_step> check_producer(const std::optional<txn_metadata>& known,
 }
 
 // The transaction aborted by a newer epoch (TransactionMetadata.prepareFenceProducerEpoch,
-// then prepareAbortOrCommit): what is written is PrepareAbort at the bumped epoch.
+// then prepareAbortOrCommit): what is written is PrepareAbort at the bumped epoch. An exhausted
+// epoch aborts at the last one (Kafka does the same: the next InitProducerId takes a new id).
 txn_metadata fenced_abort(const txn_metadata& m, int64_t now_ms) {
   auto next = m;
-  next.last_producer_id = m.producer_id;
-  next.last_producer_epoch = m.producer_epoch;
-  next.producer_epoch = static_cast<int16_t>(m.producer_epoch + 1);
+  if (m.producer_epoch < max_txn_epoch) {
+    next.last_producer_id = m.producer_id;
+    next.last_producer_epoch = m.producer_epoch;
+    next.producer_epoch = static_cast<int16_t>(m.producer_epoch + 1);
+  }
   next.status = txn_status::prepare_abort;
   next.last_update_ms = now_ms;
   return next;
@@ -57,12 +60,7 @@ txn_step init_txn_producer(const std::optional<txn_metadata>& known, bool busy, 
   if (busy || m.in_prepare())
     return fail(kafka_error::concurrent_transactions);
   if (m.status == txn_status::ongoing) {
-    // The fencing abort needs an epoch to bump to; an exhausted one aborts at the last epoch
-    // (Kafka does the same: the next InitProducerId then takes a new id).
-    auto abort = m.producer_epoch >= max_txn_epoch ? m : fenced_abort(m, now_ms);
-    abort.status = txn_status::prepare_abort;
-    abort.last_update_ms = now_ms;
-    return txn_step{kafka_error::concurrent_transactions, -1, -1, abort};
+    return txn_step{kafka_error::concurrent_transactions, -1, -1, fenced_abort(m, now_ms)};
   }
   // Empty or Complete*: KIP-360 checks of the id and epoch the client names (Kafka's
   // isValidProducerId, then prepareIncrementProducerEpoch).
@@ -121,10 +119,8 @@ txn_step add_txn_partitions(const std::optional<txn_metadata>& known, bool busy,
 
 txn_step end_txn(const std::optional<txn_metadata>& known, bool busy, int64_t producer_id, int16_t producer_epoch,
                  bool commit, int64_t now_ms) {
-  if (auto refused = check_producer(known, producer_id, producer_epoch)) {
-    // A retried EndTxn after a fencing abort bumped the epoch: the abort it asked for is done.
+  if (auto refused = check_producer(known, producer_id, producer_epoch))
     return *refused;
-  }
   auto& m = *known;
   if (busy)
     return fail(kafka_error::concurrent_transactions);
@@ -151,10 +147,7 @@ txn_step end_txn(const std::optional<txn_metadata>& known, bool busy, int64_t pr
 std::optional<txn_metadata> abort_if_timed_out(const txn_metadata& m, int64_t now_ms) {
   if (m.status != txn_status::ongoing || m.start_ms < 0 || m.start_ms + m.timeout_ms >= now_ms)
     return std::nullopt;
-  auto abort = m.producer_epoch >= max_txn_epoch ? m : fenced_abort(m, now_ms);
-  abort.status = txn_status::prepare_abort;
-  abort.last_update_ms = now_ms;
-  return abort;
+  return fenced_abort(m, now_ms);
 }
 
 txn_metadata complete_txn(const txn_metadata& prepared, int64_t now_ms) {
