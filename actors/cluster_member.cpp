@@ -269,6 +269,10 @@ caf::behavior cluster_member(self_ptr self, cluster_member_context ctx) {
       return reassign(self, std::move(moves), may_forward);
     },
     [=](ensure_offsets_topic_atom) { ensure_offsets_topic(self); },
+    [=](ensure_txn_topic_atom) { ensure_txn_topic(self); },
+    [=](txn_marker_atom, int32_t broker, topic_partition& tp, txn_marker_request& req) {
+      return relay_txn_marker(self, broker, std::move(tp), req);
+    },
     [=](controlled_shutdown_atom) { return shut_down_controlled(self); },
     [=](elect_leaders_atom, leader_election_request& req, bool may_forward) {
       return elect_leaders(self, std::move(req), may_forward);

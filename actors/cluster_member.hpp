@@ -68,6 +68,12 @@
 //        the node's group registry when a group lookup finds no such topic; the member
 //        writes it itself (no forwarding: the create of /brokers/topics/<t> arbitrates,
 //        and a lost race is simply the topic existing).
+//   (ensure_txn_topic_atom) the same for __transaction_state (transaction.state.log.* keys;
+//        delete policy, retention at transactional.id.expiration.ms: cluster/internal_topics.hpp),
+//        sent by the node actor when FindCoordinator asks for a transactional id.
+//   (txn_marker_atom, int32_t broker, topic_partition, txn_marker_request) -> produce_result
+//        a transaction coordinator's marker, relayed to the node actor of the partition's
+//        leader `broker` (marked forwarded); not_leader_or_follower when it cannot be reached.
 //
 // Session expiry (the node's session renews itself: cluster/renewing_session.hpp; the node
 // sends these two):
@@ -101,6 +107,8 @@ class cluster_view_cache;
 
 /// Asks the member to create __consumer_offsets if the cluster has none (local only).
 using ensure_offsets_topic_atom = caf::atom_constant<caf::atom("cmoffsets")>;
+/// Asks the member to create __transaction_state if the cluster has none (local only).
+using ensure_txn_topic_atom = caf::atom_constant<caf::atom("cmtxntopic")>;
 /// The node's coordinator session expired (local only).
 using session_lost_atom = caf::atom_constant<caf::atom("cmlost")>;
 /// The node's coordinator session was replaced by a new one, connected (local only).

@@ -79,4 +79,21 @@ void forget_link(self_ptr self, const caf::down_msg& dm) {
   }
 }
 
+caf::result<produce_result> relay_txn_marker(self_ptr self, int32_t broker, topic_partition tp, txn_marker_request req) {
+  auto rp = self->make_response_promise<produce_result>();
+  auto timeout = std::chrono::milliseconds(req.timeout_ms) + std::chrono::seconds(5);
+  with_link(
+    self, broker,
+    [=](node_actor node) mutable {
+      self->request(node, timeout, txn_marker_atom_v, tp, req, forwarded_atom_v)
+        .then([rp](produce_result& r) mutable { rp.deliver(std::move(r)); },
+              [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+    },
+    [rp, broker]() mutable {
+      rp.deliver(caf::make_error(kafka_error::not_leader_or_follower,
+                                 "broker " + std::to_string(broker) + " cannot be reached"));
+    });
+  return rp;
+}
+
 } // namespace cafka::member

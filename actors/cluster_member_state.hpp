@@ -82,6 +82,7 @@ struct member_state {
   bool checking_ownership = false;
   bool writing = false;
   bool creating_offsets_topic = false; ///< a create of __consumer_offsets is under way
+  bool creating_txn_topic = false;     ///< a create of __transaction_state is under way
   bool rebalance_due = false; ///< the next decision may move leaders back to preferred replicas
   /// The epoch this broker controls the cluster at; 0: not the controller.
   int32_t controller_epoch = 0;
@@ -142,6 +143,7 @@ caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bo
 /// CreatePartitions: planned and written by the controller (or here, as create_topic).
 caf::result<int32_t> add_partitions(self_ptr self, partition_addition_request req, bool may_forward);
 void ensure_offsets_topic(self_ptr self);
+void ensure_txn_topic(self_ptr self);
 
 // cluster_member_shutdown.cpp
 /// This broker is shutting down: has the controller move its leaderships and ISR
@@ -187,6 +189,8 @@ void abandon_asked_reassignments(self_ptr self);
 void with_link(self_ptr self, int32_t id, std::function<void(node_actor)> use, std::function<void()> fail);
 /// A connection to `dm.source` is lost: its proxy is dropped.
 void forget_link(self_ptr self, const caf::down_msg& dm);
+/// A transaction marker for `tp`, sent to broker `broker`'s node actor (which leads it).
+caf::result<produce_result> relay_txn_marker(self_ptr self, int32_t broker, topic_partition tp, txn_marker_request req);
 
 /// A request only the controller serves (ElectLeaders, AlterPartitionReassignments), at a
 /// broker that is not the controller: sent to the controller's node actor marked as

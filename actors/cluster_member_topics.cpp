@@ -5,6 +5,8 @@
 #include "actors/log_line.hpp"
 #include "cluster/cluster_writes.hpp"
 #include "cluster/errc.hpp"
+#include "cluster/internal_topics.hpp"
+#include "cluster/txn_metadata.hpp"
 #include "cluster/partition_addition.hpp"
 #include "cluster/offsets_replication.hpp"
 #include "cluster/offset_records.hpp"
@@ -211,7 +213,7 @@ caf::result<topic_description> create_topic(self_ptr self, topic_spec spec, bool
   auto& cfg = st.ctx.config;
   if (auto why = config::invalid_topic_name(spec.name))
     return caf::make_error(kafka_error::invalid_topic_exception, *why);
-  if (spec.name == cluster::offsets_topic_name) // created by ensure_offsets_topic only
+  if (cluster::is_internal_topic(spec.name)) // created by ensure_internal_topic only
     return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
   if (!spec.assignments.empty()) { // a manual assignment gives both
     spec.partitions = static_cast<int32_t>(spec.assignments.size());
@@ -235,34 +237,61 @@ caf::result<std::string> delete_topic(self_ptr self, const std::string& name, bo
                                delete_topic_atom_v, name);
 }
 
-// Creates __consumer_offsets over the live brokers of this view, once (see the header).
-void ensure_offsets_topic(self_ptr self) {
+namespace {
+
+// Creates an internal topic over the live brokers of this view, once (see the header):
+// `configured` replicas (fewer when fewer brokers are live), `configs(replicas)`;
+// `creating` is the member's flag for a create under way.
+void ensure_internal_topic(self_ptr self, std::string name, int32_t partitions, int32_t configured, const char* key,
+                           std::function<std::map<std::string, std::string>(int32_t replicas)> configs,
+                           bool member_state::*creating) {
   auto& st = self->state;
-  std::string name{cluster::offsets_topic_name};
-  if (st.creating_offsets_topic || st.session_over || st.view.topic(name) != nullptr || st.view.broker_ids().empty())
+  if (st.*creating || st.session_over || st.view.topic(name) != nullptr || st.view.broker_ids().empty())
     return;
-  auto partitions = st.ctx.config.offsets_topic_num_partitions;
   auto epoch = st.view.controller() ? st.view.controller()->epoch : 0;
-  auto configured = st.ctx.config.offsets_topic_replication_factor;
   auto rf = cluster::replicas_for_offsets_topic(configured, st.view.broker_ids().size());
   if (rf.capped) // as Kafka on a cluster still too small for it
-    log_line(log_level::warn, log_component::cluster, "broker %d: warning: %s", st.ctx.broker_id, cluster::capped_replicas_warning(configured, rf).c_str());
+    log_line(log_level::warn, log_component::cluster, "broker %d: warning: %s", st.ctx.broker_id,
+             cluster::capped_replicas_warning(configured, rf, name, key).c_str());
   auto placed = cluster::place_new_topic(st.view, name, partitions, rf.count, epoch);
   if (!placed) {
     log_line(log_level::info, log_component::cluster, "broker %d: placing %s: %s", st.ctx.broker_id, name.c_str(), placed.error().message().c_str());
     return;
   }
-  st.creating_offsets_topic = true;
+  st.*creating = true;
   auto me = caf::actor_cast<caf::actor>(self);
-  cluster::publish_new_topic(*st.ctx.coordinator, name, *placed, cluster::topic_config{{{"cleanup.policy", "compact"}}},
-                             [me, self, name, partitions](status s) {
-                               caf::anon_send(me, run_here{[self, name, partitions, s] {
-                                 self->state.creating_offsets_topic = false;
+  cluster::publish_new_topic(*st.ctx.coordinator, name, *placed, cluster::topic_config{configs(rf.count)},
+                             [me, self, name, partitions, creating](status s) {
+                               caf::anon_send(me, run_here{[self, name, partitions, creating, s] {
+                                 self->state.*creating = false;
                                  if (s)
                                    log_line(log_level::info, log_component::cluster, "created %s with %d partition(s)", name.c_str(), partitions);
                                  else if (s.error() != cluster::errc::node_exists)
                                    log_line(log_level::info, log_component::cluster, "creating %s: %s", name.c_str(), s.error().message().c_str());
                                }});
                              });
+}
+
+} // namespace
+
+void ensure_offsets_topic(self_ptr self) {
+  auto& cfg = self->state.ctx.config;
+  ensure_internal_topic(
+    self, std::string{cluster::offsets_topic_name}, cfg.offsets_topic_num_partitions,
+    cfg.offsets_topic_replication_factor, "offsets.topic.replication.factor",
+    [](int32_t) { return std::map<std::string, std::string>{{"cleanup.policy", "compact"}}; },
+    &member_state::creating_offsets_topic);
+}
+
+void ensure_txn_topic(self_ptr self) {
+  auto& cfg = self->state.ctx.config;
+  ensure_internal_topic(
+    self, std::string{cluster::transaction_state_topic}, cfg.transaction_state_log_num_partitions,
+    cfg.transaction_state_log_replication_factor, "transaction.state.log.replication.factor",
+    [&cfg](int32_t replicas) {
+      return cluster::txn_topic_configs(replicas, cfg.transaction_state_log_min_isr,
+                                        cfg.transaction_state_log_segment_bytes, cfg.transactional_id_expiration_ms);
+    },
+    &member_state::creating_txn_topic);
 }
 } // namespace cafka::member

@@ -342,7 +342,7 @@ caf::behavior listener_behavior(listener_ptr self, kafka_listener_context ctx, c
   st.services = kafka_services{self,      ctx.routes,       std::nullopt,       ctx.broker_id,
                                ctx.now_ms, ctx.producer_ids, make_fetch_polls(), ctx.groups,
                                address.host, added->second, ctx.quotas, ctx.quota_admin,
-                               ctx.metrics};
+                               ctx.metrics,  ctx.txn_coordinator, ctx.offsets};
   st.listener_name = address.name;
   st.max_request_bytes = ctx.max_request_bytes;
   st.tracker->self = self;

@@ -25,6 +25,7 @@ namespace cafka {
 
 class routing_table;
 class group_registry;
+class offsets_store;
 namespace cluster {
 class client_quota_registry;
 }
@@ -51,6 +52,11 @@ struct kafka_listener_context {
   caf::actor quota_admin;
   /// Requests, errors, bytes and messages per topic, connections; may be null.
   std::shared_ptr<metrics::broker_metrics> metrics;
+  /// The node's transaction coordinator (actors/txn_coordinator.hpp); none: transactional
+  /// requests are answered COORDINATOR_NOT_AVAILABLE.
+  caf::actor txn_coordinator;
+  /// Every group's committed offsets: TxnOffsetCommit writes there directly.
+  std::shared_ptr<offsets_store> offsets;
 };
 
 /// The listener limits that server.properties sets.

@@ -18,6 +18,7 @@ namespace cafka {
 
 class routing_table;
 class group_registry;
+class offsets_store;
 /// The multi-partition fetches waiting for data (actors/kafka_serve_fetch.cpp).
 class fetch_polls;
 
@@ -39,6 +40,10 @@ struct kafka_services {
   caf::actor quota_admin;
   /// Bytes and messages per topic, produce and fetch errors; may be null.
   std::shared_ptr<metrics::broker_metrics> metrics;
+  /// The node's transaction coordinator (actors/txn_coordinator.hpp).
+  caf::actor txn_coordinator;
+  /// Every group's committed offsets (TxnOffsetCommit).
+  std::shared_ptr<offsets_store> offsets;
 };
 
 /// Makes the registry of waiting fetches for one listener.
@@ -64,6 +69,22 @@ void serve(const kafka_services& s, wire::describe_producers_request&& req, cons
 void serve(const kafka_services& s, wire::create_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::delete_topics_request&& req, const kafka_reply& reply);
 void serve(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply);
+
+// Transactions (kafka_serve_txn.cpp), answered by the node's transaction coordinator.
+/// InitProducerId with a transactional id (serve above hands it over).
+void serve_txn_init(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply);
+/// FindCoordinator with key type 1, answered through `answer`.
+void serve_txn_find_coordinator(const kafka_services& s, const std::string& transactional_id,
+                                std::function<void(wire::find_coordinator_response)> answer);
+void serve(const kafka_services& s, wire::add_partitions_to_txn_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::end_txn_request&& req, const kafka_reply& reply);
+/// AddOffsetsToTxn: the group's __consumer_offsets partition joins the transaction.
+void serve(const kafka_services& s, wire::add_offsets_to_txn_request&& req, const kafka_reply& reply);
+/// TxnOffsetCommit v0-2: the offsets stored pending until the transaction's marker.
+void serve(const kafka_services& s, wire::txn_offset_commit_request&& req, const kafka_reply& reply);
+/// DescribeTransactions / ListTransactions: the ids this broker's coordinator knows.
+void serve(const kafka_services& s, wire::describe_transactions_request&& req, const kafka_reply& reply);
+void serve(const kafka_services& s, wire::list_transactions_request&& req, const kafka_reply& reply);
 /// OffsetForLeaderEpoch (kafka_serve_epoch.cpp): answered by the node actor per partition.
 void serve(const kafka_services& s, wire::offset_for_leader_epoch_request&& req, const kafka_reply& reply);
 

@@ -225,10 +225,8 @@ void serve(const kafka_services& s, wire::init_producer_id_request&& req, const 
     resp.error_code = protocol::wire_code(kafka_error::invalid_request);
     return answer(resp);
   }
-  if (req.transactional_id) {
-    resp.error_code = protocol::wire_code(kafka_error::invalid_request); // no transactions (yet)
-    return answer(resp);
-  }
+  if (req.transactional_id)
+    return serve_txn_init(s, std::move(req), reply);
   s.self->request(s.producer_ids, node_timeout, next_producer_id_atom::value)
     .then(
       [answer](int64_t id) {

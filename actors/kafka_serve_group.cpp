@@ -97,11 +97,25 @@ wire::described_group dead_group(std::string group_id) {
 } // namespace
 
 void serve(const kafka_services& s, wire::find_coordinator_request&& req, const kafka_reply& reply) {
-  // One node coordinates every group (and would every transactional id): this listener's
-  // own address, so that the client's coordinator connection comes back the same way.
-  // In cluster mode: the live leader of the key's __consumer_offsets partition (also for a
-  // transactional id, though transactions are not supported), or COORDINATOR_NOT_AVAILABLE.
+  // One node coordinates every group: this listener's own address, so that the client's
+  // coordinator connection comes back the same way. In cluster mode: the live leader of the
+  // key's __consumer_offsets partition, or COORDINATOR_NOT_AVAILABLE. A transactional id
+  // (key type 1) is located by the node actor (kafka_serve_txn.cpp).
+  auto version = reply.version();
+  if (req.key_type == 1 && s.node)
+    return serve_txn_find_coordinator(s, req.key, [reply, version](wire::find_coordinator_response resp) {
+      reply.send([&](wire::byte_writer& w) { wire::encode_find_coordinator_response(resp, version, w); });
+    });
   wire::find_coordinator_response resp;
+  if (req.key_type != 0) {
+    resp.error_code = protocol::wire_code(kafka_error::invalid_request);
+    resp.error_message = "unknown key type " + std::to_string(req.key_type);
+    resp.node_id = -1;
+    resp.host.clear();
+    resp.port = -1;
+    reply.send([&](wire::byte_writer& w) { wire::encode_find_coordinator_response(resp, version, w); });
+    return;
+  }
   resp.node_id = s.broker_id;
   resp.host = s.host;
   resp.port = s.port;
@@ -121,7 +135,6 @@ void serve(const kafka_services& s, wire::find_coordinator_request&& req, const 
       resp.port = -1;
     }
   }
-  auto version = reply.version();
   reply.send([&](wire::byte_writer& w) { wire::encode_find_coordinator_response(resp, version, w); });
 }
 

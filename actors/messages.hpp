@@ -50,11 +50,14 @@ struct produce_request {
   int16_t acks = 1;
   std::vector<char> records;
   int32_t timeout_ms = 30000;
+  /// Kafka's AppendOrigin.COORDINATOR: a group coordinator's transactional offset commits
+  /// (TxnOffsetCommit), whose producer epoch is checked but not their sequence.
+  bool from_coordinator = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, produce_request& x) {
-  return f(caf::meta::type_name("produce_request"), x.acks, x.records, x.timeout_ms);
+  return f(caf::meta::type_name("produce_request"), x.acks, x.records, x.timeout_ms, x.from_coordinator);
 }
 
 struct produce_result {

@@ -19,6 +19,7 @@
 #include "actors/persistent_group_offsets.hpp"
 #include "actors/replicated_offsets.hpp"
 #include "actors/producer_id_issuer.hpp"
+#include "actors/txn_coordinator.hpp"
 #include "actors/routing_table.hpp"
 #include "actors/quota_admin.hpp"
 #include "actors/quota_store.hpp"
@@ -89,6 +90,8 @@ void abandon_start(node& n) {
     caf::anon_send_exit(n.quota_admin, caf::exit_reason::user_shutdown);
   if (n.producer_ids)
     caf::anon_send_exit(n.producer_ids, caf::exit_reason::user_shutdown);
+  if (n.txn_coordinator)
+    caf::anon_send_exit(n.txn_coordinator, caf::exit_reason::user_shutdown);
   if (n.groups)
     for (auto& g : n.groups->close())
       caf::anon_send_exit(g, caf::exit_reason::user_shutdown);
@@ -347,6 +350,10 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
     return ids.error();
   }
   n.producer_ids = *ids;
+  n.txn_coordinator = spawn_txn_coordinator(
+    sys, txn_coordinator_config{cfg.broker_id, cfg.transaction_max_timeout_ms, cfg.transactional_id_expiration_ms,
+                                cfg.transaction_abort_timed_out_transaction_cleanup_interval_ms, n.producer_ids,
+                                now_ms});
   // Listeners bind first: a port of 0 becomes the real one before anyone is told it.
   // The limits in force: a single node's stored dynamic configs over server.properties (a
   // cluster's arrive with the first view).
@@ -361,7 +368,8 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                now_ms,           n.producer_ids, n.groups,
                                read_limits_of(cfg), connections, cfg.connections_max_idle_ms,
                                cfg.socket_send_buffer_bytes, cfg.socket_receive_buffer_bytes,
-                               n.quotas,         n.quota_admin,  n.metrics};
+                               n.quotas,         n.quota_admin,  n.metrics,
+                               n.txn_coordinator, offsets};
     auto l = start_kafka_listener(sys, address, std::move(ctx), error_text);
     if (!l) {
       abandon_start(n);
@@ -382,7 +390,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                                n.views, n.cluster_offsets,
                                                std::make_shared<cluster::replication_throttle>(
                                                  cfg.quota_window_num, cfg.quota_window_size_seconds * 1000LL),
-                                               n.metrics, connections});
+                                               n.metrics, connections, n.txn_coordinator, offsets});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(

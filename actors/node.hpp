@@ -39,6 +39,7 @@ class routing_table;
 class cluster_view_cache;
 class group_registry;
 class offset_log_store;
+class offsets_store;
 class replicated_offsets;
 class connection_counts;
 
@@ -66,6 +67,12 @@ struct node_context {
   std::shared_ptr<metrics::broker_metrics> metrics;
   /// The Kafka listeners' connection limits, which dynamic broker configs change; may be null.
   std::shared_ptr<connection_counts> connections;
+  /// The transaction coordinator (actors/txn_coordinator.hpp): told which __transaction_state
+  /// partitions this node leads.
+  caf::actor txn_coordinator;
+  /// Every group's committed offsets (offsets above in a cluster, the node's offset_log_store
+  /// on a single node): transaction markers for __consumer_offsets partitions go there.
+  std::shared_ptr<offsets_store> offset_store;
 };
 
 node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);
@@ -92,6 +99,8 @@ struct node {
   caf::actor quota_admin;
   /// Hands out the producer ids of InitProducerId (actors/producer_id_issuer.hpp).
   caf::actor producer_ids;
+  /// Coordinates the transactional ids of the __transaction_state partitions led here.
+  caf::actor txn_coordinator;
   /// The Kafka listeners, with the ports they actually bound.
   std::vector<kafka_listener> listeners;
   /// Cluster mode only: the latest cluster view this broker loaded.

@@ -24,7 +24,9 @@
 #include "actors/view_metadata.hpp"
 #include "cluster/znode_paths.hpp"
 #include "cluster/node_registration.hpp"
+#include "cluster/internal_topics.hpp"
 #include "cluster/offset_records.hpp"
+#include "cluster/txn_metadata.hpp"
 #include "cluster/reassignment.hpp"
 #include "cluster/renewing_session.hpp"
 #include "config/topic_config.hpp"
@@ -168,7 +170,7 @@ namespace {
 
 // Validates and creates a topic: logs, partition actors, routes. The registry file is
 // written by the caller.
-caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
+caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec, bool internal = false) {
   auto& ns = *self->state.ctx.storage;
   auto& cfg = ns.config;
   if (auto why = config::invalid_topic_name(spec.name))
@@ -177,7 +179,7 @@ caf::expected<topic_description> create_topic(self_ptr self, topic_spec spec) {
     return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' already exists");
   if (self->state.deleting.count(spec.name) > 0)
     return caf::make_error(kafka_error::topic_already_exists, "topic '" + spec.name + "' is marked for deletion");
-  if (spec.name == cluster::offsets_topic_name) // its logs belong to the offsets store
+  if (cluster::is_internal_topic(spec.name) && !internal) // created by the broker alone
     return caf::make_error(kafka_error::topic_already_exists, "'" + spec.name + "' is an internal topic");
   for (auto& replicas : spec.assignments)
     for (auto id : replicas)
@@ -310,6 +312,8 @@ caf::result<wire::describe_log_dirs_response> describe_log_dirs(self_ptr self, w
   return rp;
 }
 
+} // namespace
+
 caf::error miss(self_ptr self, const topic_partition& tp) {
   auto code = self->state.ctx.routes->miss_error(tp);
   auto name = tp.topic + "-" + std::to_string(tp.partition);
@@ -320,6 +324,8 @@ caf::error miss(self_ptr self, const topic_partition& tp) {
                                  + (leader == cluster::no_broker ? " (no leader now)"
                                                                  : "; broker " + std::to_string(leader) + " does"));
 }
+
+namespace {
 
 // Relays a request to the node's cluster member (cluster mode).
 template <class Reply, class... Ts>
@@ -358,10 +364,35 @@ cluster::renewing_session::listener session_listener(const caf::actor& member,
   };
 }
 
+} // namespace
+
+void create_txn_topic_alone(self_ptr self) {
+  auto& st = self->state;
+  auto& cfg = st.ctx.storage->config;
+  std::string name{cluster::transaction_state_topic};
+  if (st.ctx.storage->topics.count(name) > 0 || st.deleting.count(name) > 0)
+    return;
+  auto configs = cluster::txn_topic_configs(1, cfg.transaction_state_log_min_isr, cfg.transaction_state_log_segment_bytes,
+                                            cfg.transactional_id_expiration_ms);
+  auto created = create_topic(self, topic_spec{name, cfg.transaction_state_log_num_partitions, 1, configs, {}}, true);
+  if (!created) {
+    log_line(log_level::warn, log_component::transactions, "creating %s: %s", name.c_str(), describe(created.error()).c_str());
+    return;
+  }
+  write_registry(self, [self, name](caf::error err) {
+    if (err)
+      log_line(log_level::warn, log_component::transactions, "creating %s: %s", name.c_str(), describe(err).c_str());
+    else
+      lead_txn_partitions_alone(self);
+  });
+}
+
 broker_info this_broker(const config::server_config& cfg) {
   auto& l = cfg.listeners.front();
   return broker_info{cfg.broker_id, l.host, l.port, cfg.caf_port};
 }
+
+namespace {
 
 node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
   self->state.ctx = std::move(ctx);
@@ -371,6 +402,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     if (!clustered(self))
       self->state.partitions[tp] = spawn_partition(self->system(), p.log, context_for(self, tp, replica_role{}));
   publish_routes(self);
+  if (!clustered(self))
+    lead_txn_partitions_alone(self);
   if (clustered(self)) {
     auto& ctx = self->state.ctx;
     self->state.member = spawn_cluster_member(
@@ -412,10 +445,11 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         return out;
       }
       cluster_metadata out{self->state.ctx.controller_id, {this_broker(ns.config)}, {}};
-      if (req.all_topics) {
+      if (req.all_topics) { // the internal topics only when asked for by name
         req.topics.clear();
         for (auto& [name, _] : ns.topics)
-          req.topics.push_back(name);
+          if (!cluster::is_internal_topic(name))
+            req.topics.push_back(name);
       }
       bool created_any = false;
       for (auto& name : req.topics) {
@@ -534,8 +568,18 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
         return self->state.applied->view.topic_names();
       std::vector<std::string> names;
       for (auto& [name, _] : self->state.ctx.storage->topics)
-        names.push_back(name);
+        if (!cluster::is_internal_topic(name))
+          names.push_back(name);
       return names;
+    },
+    [=](find_txn_coordinator_atom, const std::string& transactional_id) {
+      return find_txn_coordinator(self, transactional_id);
+    },
+    [=](txn_marker_atom, const topic_partition& tp, const txn_marker_request& req) {
+      return write_txn_marker(self, tp, req, true);
+    },
+    [=](txn_marker_atom, const topic_partition& tp, const txn_marker_request& req, forwarded_atom) {
+      return write_txn_marker(self, tp, req, false);
     },
     [=](group_coordinator_atom, const std::string& group_id) -> caf::result<group_actor> {
       auto& groups = self->state.ctx.groups;

@@ -119,6 +119,14 @@ using node_actor = caf::typed_actor<
   /// __consumer_offsets partition coordinates it: elsewhere the error is not_coordinator
   /// with context (coordinator id, text), or coordinator_not_available while it has none.
   caf::replies_to<group_coordinator_atom, std::string>::with<group_actor>,
+  /// FindCoordinator with key type 1: the broker coordinating a transactional id (errors:
+  /// coordinator_not_available while __transaction_state is created, which the first lookup
+  /// does, or while the id's partition has no live leader).
+  caf::replies_to<find_txn_coordinator_atom, std::string>::with<broker_info>,
+  /// A transaction coordinator's marker for a partition: written by its leader's actor here,
+  /// else relayed to the broker that leads it (forwarded: from another broker, not relayed again).
+  caf::replies_to<txn_marker_atom, topic_partition, txn_marker_request>::with<produce_result>,
+  caf::replies_to<txn_marker_atom, topic_partition, txn_marker_request, forwarded_atom>::with<produce_result>,
   /// The ids of the groups this node coordinates (with members or committed offsets).
   caf::replies_to<list_groups_atom>::with<std::vector<std::string>>,
   /// Closes every partition actor and stops (only from this process). The logs are then

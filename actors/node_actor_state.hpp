@@ -126,6 +126,31 @@ void apply_log_configs(self_ptr self, const std::set<std::string>* topics);
 /// broker configs and the replication throttle plan from the view.
 void apply_configs_of_view(self_ptr self);
 
+/// Why `tp` is not served here (NOT_LEADER_OR_FOLLOWER naming the leader, or unknown).
+caf::error miss(self_ptr self, const topic_partition& tp);
+/// This broker as Metadata lists it.
+broker_info this_broker(const config::server_config& cfg);
+/// Single node: creates __transaction_state (once), then hands its partitions to the
+/// transaction coordinator.
+void create_txn_topic_alone(self_ptr self);
+
+// -- node_transactions.cpp --
+
+/// FindCoordinator for a transactional id: the leader of its __transaction_state partition
+/// (this broker on a single node); coordinator_not_available while the topic is created
+/// (its first lookup creates it) or the partition has no live leader.
+caf::result<broker_info> find_txn_coordinator(self_ptr self, const std::string& transactional_id);
+/// A transaction marker for `tp`: written by the partition's actor here, or (`may_relay`)
+/// relayed to the broker leading it.
+caf::result<produce_result> write_txn_marker(self_ptr self, const topic_partition& tp, const txn_marker_request& req,
+                                             bool may_relay);
+/// This broker now leads __transaction_state-`p` (at `leader_epoch`, the coordinator epoch):
+/// its transaction coordinator loads it.
+void lead_txn_partition(self_ptr self, int32_t p, partition_actor replica, int32_t leader_epoch);
+void leave_txn_partition(self_ptr self, int32_t p);
+/// Single node: every partition of __transaction_state (once it is registered) to the coordinator.
+void lead_txn_partitions_alone(self_ptr self);
+
 // -- node_offsets.cpp (cluster mode) --
 
 /// This broker now leads __consumer_offsets-`p` (its replica `replica`): loads its committed

@@ -98,6 +98,8 @@ caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
     steps->intake.push_back(n.quota_admin);
   if (n.producer_ids)
     steps->intake.push_back(n.producer_ids);
+  if (n.txn_coordinator)
+    steps->intake.push_back(n.txn_coordinator);
   steps->groups = n.groups;
   steps->cluster_offsets = n.cluster_offsets;
   if (!steps->controlled)

@@ -15,7 +15,9 @@
 #include "actors/node_storage.hpp"
 #include "actors/routing_table.hpp"
 #include "actors/view_metadata.hpp"
+#include "cluster/internal_topics.hpp"
 #include "cluster/offset_records.hpp"
+#include "cluster/txn_metadata.hpp"
 #include "cluster/znode_paths.hpp"
 #include "config/dynamic_broker_config.hpp"
 
@@ -25,27 +27,45 @@ bool clustered(self_ptr self) { return self->state.ctx.views != nullptr; }
 
 namespace {
 
-bool internal(const topic_partition& tp) { return tp.topic == cluster::offsets_topic_name; }
+bool internal(const topic_partition& tp) { return cluster::is_internal_topic(tp.topic); }
+
+// This broker now leads an internal partition: its groups or transactional ids are loaded.
+void lead_internal(self_ptr self, const topic_partition& tp, const partition_actor& replica, const replica_role& role) {
+  if (tp.topic == cluster::offsets_topic_name)
+    lead_offsets_partition(self, tp.partition, replica);
+  else
+    lead_txn_partition(self, tp.partition, replica, role.leader_epoch);
+}
+
+void leave_internal(self_ptr self, const topic_partition& tp) {
+  if (tp.topic == cluster::offsets_topic_name)
+    leave_offsets_partition(self, tp.partition);
+  else
+    leave_txn_partition(self, tp.partition);
+}
 
 } // namespace
 
 void publish_routes(self_ptr self) {
   auto& st = self->state;
-  if (!clustered(self)) {
-    auto served = st.partitions;
-    for (auto it = served.begin(); it != served.end();)
-      it = st.unregistered.count(it->first.topic) > 0 ? served.erase(it) : std::next(it);
-    st.ctx.routes->publish(served);
+  if (!clustered(self)) { // __transaction_state: not routed to, under retention
+    std::map<topic_partition, partition_actor> served, internal_ones;
+    for (auto& [tp, actor] : st.partitions)
+      if (st.unregistered.count(tp.topic) == 0)
+        (internal(tp) ? internal_ones : served).emplace(tp, actor);
+    st.ctx.routes->publish(served, {}, internal_ones, internal_ones);
     return;
   }
-  // __consumer_offsets replicas are neither routed to (clients) nor under retention; only
-  // their followers fetch from them.
+  // Internal replicas are not routed to (clients); only their followers fetch from them.
+  // __consumer_offsets is not under retention, __transaction_state is (cluster/internal_topics.hpp).
   std::map<topic_partition, partition_actor> followers, internal_leaders, internal_followers;
   for (auto& [tp, actor] : st.replicas) {
     auto role = st.roles.find(tp);
-    if (!internal(tp))
+    if (!internal(tp) || tp.topic == cluster::transaction_state_topic)
       followers.emplace(tp, actor);
-    else if (role != st.roles.end() && role->second.leader == my_id(self))
+    if (!internal(tp))
+      continue;
+    if (role != st.roles.end() && role->second.leader == my_id(self))
       internal_leaders.emplace(tp, actor);
     else
       internal_followers.emplace(tp, actor);
@@ -197,7 +217,7 @@ void settle(self_ptr self, const topic_partition& tp) {
     log_line(log_level::info, log_component::replication, "broker %d: %s %s-%d (leader epoch %d)", me, role->leader == me ? "leading" : "following",
              tp.topic.c_str(), tp.partition, role->leader_epoch);
     if (role->leader == me && internal(tp))
-      lead_offsets_partition(self, tp.partition, handle);
+      lead_internal(self, tp, handle, *role);
   } else if (role && actor != st.replicas.end()) {
     auto& last = st.roles[tp];
     if (last == *role)
@@ -210,18 +230,18 @@ void settle(self_ptr self, const topic_partition& tp) {
         st.partitions[tp] = actor->second;
       log_line(log_level::info, log_component::replication, "broker %d: leading %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition, role->leader_epoch);
       if (internal(tp))
-        lead_offsets_partition(self, tp.partition, actor->second);
+        lead_internal(self, tp, actor->second, *role);
     } else if (role->leader != me && was_leader) {
       st.partitions.erase(tp);
       log_line(log_level::info, log_component::replication, "broker %d: following %s-%d (leader epoch %d)", me, tp.topic.c_str(), tp.partition,
                role->leader_epoch);
       if (internal(tp))
-        leave_offsets_partition(self, tp.partition);
+        leave_internal(self, tp);
     }
   } else if (!role && actor != st.replicas.end()) {
     auto handle = actor->second;
     if (internal(tp) && st.roles[tp].leader == me)
-      leave_offsets_partition(self, tp.partition);
+      leave_internal(self, tp);
     st.replicas.erase(actor);
     st.roles.erase(tp);
     st.partitions.erase(tp);

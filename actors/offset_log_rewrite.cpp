@@ -22,7 +22,7 @@ constexpr int catch_up_rounds = 4;
 
 offset_log_store::blocking_job offset_log_store::prepare_rewrite_locked(int32_t p, int64_t now_ms) {
   auto& ps = partitions_[p];
-  if (closed_ || ps.rewrite_in_flight || !ps.log)
+  if (closed_ || ps.rewrite_in_flight || !ps.log || ps.table.has_pending()) // (the snapshot has no pending ones)
     return {};
   if (ps.log->size_bytes() < options_.rewrite_min_bytes
       || ps.table.superseded_fraction() <= options_.rewrite_superseded_fraction)

@@ -5,10 +5,12 @@
 #include <set>
 #include <utility>
 
+#include "actors/errors.hpp"
 #include "actors/log_line.hpp"
 #include "actors/offset_updates.hpp"
 #include "cluster/offset_records.hpp"
 #include "cluster/offsets_partition.hpp"
+#include "protocol/control_batch.hpp"
 #include "storage/log_swap.hpp"
 #include "storage/topic_partition.hpp"
 
@@ -102,7 +104,7 @@ status offset_log_store::replay(int32_t p) {
     auto decoded = cluster::decode_offset_batches(protocol::bytes_view{bytes->data(), bytes->size()});
     if (!decoded)
       return decoded.error();
-    ps.table.apply(decoded->updates);
+    ps.table.apply(*decoded);
     if (decoded->next_offset <= offset) // no progress: never loop forever
       break;
     offset = decoded->next_offset;
@@ -180,6 +182,66 @@ protocol::kafka_error offset_log_store::store(const std::string& group,
   return protocol::kafka_error::none;
 }
 
+void offset_log_store::commit_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch,
+                                  std::vector<group_offset> offsets, int64_t now_ms, commit_done done) {
+  std::vector<cluster::offset_update> updates;
+  for (auto& o : offsets)
+    updates.push_back(to_offset_update(group, o, now_ms));
+  auto p = partition_for(group);
+  auto batch = cluster::encode_txn_offset_batch(updates, producer_id, producer_epoch, now_ms);
+  std::vector<blocking_job> jobs;
+  auto outcome = protocol::kafka_error::none;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    if (closed_) {
+      outcome = protocol::kafka_error::coordinator_not_available;
+    } else if (partitions_[p].rewrite_in_flight) {
+      outcome = protocol::kafka_error::coordinator_load_in_progress;
+    } else if (auto st = open_log_locked(p, now_ms); !st) {
+      outcome = protocol::kafka_error::unknown_server_error;
+    } else if (!batch.empty()) {
+      auto& ps = partitions_[p];
+      if (auto appended = ps.log->append_as_coordinator(batch, now_ms, -1); !appended) {
+        outcome = to_kafka_error(appended.error());
+      } else {
+        ps.table.add_pending(producer_id, updates);
+        if (auto flush = prepare_flush_locked(p, now_ms))
+          jobs.push_back(std::move(flush));
+      }
+    }
+  }
+  start(std::move(jobs));
+  done(outcome);
+}
+
+void offset_log_store::write_txn_marker(int32_t p, int64_t producer_id, int16_t producer_epoch, bool commit,
+                                        int32_t coordinator_epoch, int64_t now_ms, commit_done done) {
+  std::vector<blocking_job> jobs;
+  auto outcome = protocol::kafka_error::none;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    auto it = partitions_.find(p);
+    if (closed_) {
+      outcome = protocol::kafka_error::coordinator_not_available;
+    } else if (it != partitions_.end() && it->second.rewrite_in_flight) {
+      outcome = protocol::kafka_error::coordinator_load_in_progress;
+    } else if (it != partitions_.end() && it->second.log) { // (no log: nothing of the transaction in it)
+      protocol::txn_marker marker{commit ? protocol::control_type::commit : protocol::control_type::abort,
+                                  coordinator_epoch};
+      auto& ps = it->second;
+      if (auto appended = ps.log->append_txn_marker(producer_id, producer_epoch, marker, now_ms, -1); !appended) {
+        outcome = to_kafka_error(appended.error());
+      } else {
+        ps.table.complete_pending(producer_id, commit);
+        if (auto flush = prepare_flush_locked(p, now_ms))
+          jobs.push_back(std::move(flush));
+      }
+    }
+  }
+  start(std::move(jobs));
+  done(outcome);
+}
+
 std::vector<group_offset> offset_log_store::fetch(const std::string& group, const group_offset_query& query) const {
   std::lock_guard<std::mutex> guard{mutex_};
   auto it = partitions_.find(partition_for(group));
@@ -252,15 +314,22 @@ offset_log_store::log_map offset_log_store::logs() const {
   return out;
 }
 
+status offset_log_store::open_log_locked(int32_t p, int64_t now_ms) {
+  auto& ps = partitions_[p];
+  if (ps.log) // else the partition's first commit creates its folder
+    return {};
+  auto log = dir_.open_log(partition(p), cfg_, now_ms);
+  if (!log)
+    return log.error();
+  ps.log = std::move(*log);
+  return {};
+}
+
 status offset_log_store::append_locked(int32_t p, const std::vector<cluster::offset_update>& updates, int64_t now_ms,
                                        std::vector<blocking_job>& jobs) {
+  if (auto st = open_log_locked(p, now_ms); !st)
+    return st;
   auto& ps = partitions_[p];
-  if (!ps.log) { // the partition's first commit creates its folder
-    auto log = dir_.open_log(partition(p), cfg_, now_ms);
-    if (!log)
-      return log.error();
-    ps.log = std::move(*log);
-  }
   if (auto st = append_to(*ps.log, updates, now_ms); !st)
     return st;
   ps.table.apply(updates); // only once the records are in the log

@@ -28,6 +28,11 @@
 // for the disk. Creating a partition's folder on its first commit happens under the mutex
 // (a mkdir and three empty files, once per partition).
 //
+// Transactions: TxnOffsetCommit appends a transactional batch (commit_txn) that stays pending
+// in the table until the coordinator's marker (write_txn_marker) applies or drops it. Neither
+// runs while the partition is being rewritten (answered COORDINATOR_LOAD_IN_PROGRESS, which
+// clients and the coordinator retry), and a partition with pending commits is not rewritten.
+//
 // Rewrite (cleanup of superseded records; there is no compaction): after a commit or an
 // expiry, a partition whose table says more than `rewrite_superseded_fraction` (0.5) of its
 // log is superseded, and whose log holds at least `rewrite_min_bytes` (1 MiB), is rewritten
@@ -100,6 +105,7 @@ public:
 
   /// The partition of __consumer_offsets that holds `group`'s offsets.
   int32_t partition_for(const std::string& group) const;
+  int32_t partition_of(const std::string& group) const override { return partition_for(group); }
 
   /// Appends `offsets` of `group` to its partition as one batch, then applies them: none,
   /// or the error that kept all of them from being stored.
@@ -112,6 +118,10 @@ public:
   }
   void remove(const std::string& group, const std::vector<storage::topic_partition>& partitions, int64_t now_ms,
               commit_done done) override;
+  void commit_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch,
+                  std::vector<group_offset> offsets, int64_t now_ms, commit_done done) override;
+  void write_txn_marker(int32_t partition, int64_t producer_id, int16_t producer_epoch, bool commit,
+                        int32_t coordinator_epoch, int64_t now_ms, commit_done done) override;
   /// The committed offsets of `group` among those `query` names (see group_offset_store).
   std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const override;
 
@@ -161,6 +171,8 @@ private:
   // held. Adds the fsync to hand to run_blocking, once the mutex is released, to `jobs`.
   status append_locked(int32_t p, const std::vector<cluster::offset_update>& updates, int64_t now_ms,
                        std::vector<blocking_job>& jobs);
+  // Partition `p`'s log, created on its first use; the mutex is held.
+  status open_log_locked(int32_t p, int64_t now_ms);
   blocking_job prepare_flush_locked(int32_t p, int64_t now_ms);
   void start(std::vector<blocking_job> jobs);
 

@@ -33,6 +33,18 @@ public:
   /// OffsetDelete), then calls `done` as commit does.
   virtual void remove(const std::string& group, const std::vector<storage::topic_partition>& partitions,
                       int64_t now_ms, commit_done done) = 0;
+  /// TxnOffsetCommit: `offsets` of `group` appended as one transactional batch of
+  /// `producer_id` at `producer_epoch`, pending until that transaction's marker (offset_table);
+  /// then `done` as commit does (INVALID_PRODUCER_EPOCH when a newer epoch wrote there).
+  virtual void commit_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch,
+                          std::vector<group_offset> offsets, int64_t now_ms, commit_done done) = 0;
+  /// A transaction coordinator's marker for __consumer_offsets-`partition`: written (as the
+  /// partition's leader writes markers), then the producer's pending commits applied (`commit`)
+  /// or dropped; `done` with none or why not (the coordinator sends it again).
+  virtual void write_txn_marker(int32_t partition, int64_t producer_id, int16_t producer_epoch, bool commit,
+                                int32_t coordinator_epoch, int64_t now_ms, commit_done done) = 0;
+  /// The __consumer_offsets partition of `group` (-1 while the topic does not exist).
+  virtual int32_t partition_of(const std::string& group) const = 0;
   /// The committed offsets of `group` among those `query` names (see group_offset_store).
   virtual std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const = 0;
   /// The groups with committed offsets that this node holds (and, in a cluster, serves), sorted.

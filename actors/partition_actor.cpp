@@ -306,7 +306,8 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
         if (auto err = below_min_insync(st))
           return err;
       auto now = st.ctx.now_ms();
-      auto info = st.log->append(req.records, now, st.role.leader_epoch);
+      auto info = req.from_coordinator ? st.log->append_as_coordinator(req.records, now, st.role.leader_epoch)
+                                       : st.log->append(req.records, now, st.role.leader_epoch);
       if (!info)
         return append_failed(st, info.error());
       after_leader_append(self, now);

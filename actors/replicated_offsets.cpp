@@ -46,7 +46,7 @@ result<int64_t> replicated_offsets::load(int32_t p, uint64_t generation, const s
   std::lock_guard<std::mutex> guard{mutex_};
   auto& ps = partitions_[p];
   if (ps.generation == generation)
-    ps.table.apply(decoded->updates);
+    ps.table.apply(*decoded);
   return decoded->next_offset;
 }
 
@@ -153,6 +153,81 @@ void replicated_offsets::append(int32_t p, uint64_t generation, partition_actor 
           done(commit_error_of(err));
         });
   });
+}
+
+std::optional<std::pair<partition_actor, uint64_t>> replicated_offsets::served_leader(int32_t p) const {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto it = partitions_.find(p);
+  if (closed_ || it == partitions_.end() || !it->second.leader)
+    return std::nullopt;
+  return std::make_pair(*it->second.leader, it->second.generation);
+}
+
+void replicated_offsets::commit_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch,
+                                    std::vector<group_offset> offsets, int64_t now_ms, commit_done done) {
+  auto p = partition_of_ ? partition_of_(group) : -1;
+  auto leader = p < 0 ? std::nullopt : served_leader(p);
+  if (!leader) {
+    done(p < 0 ? protocol::kafka_error::coordinator_not_available : protocol::kafka_error::not_coordinator);
+    return;
+  }
+  auto updates = std::make_shared<std::vector<cluster::offset_update>>();
+  for (auto& o : offsets)
+    updates->push_back(to_offset_update(group, o, now_ms));
+  produce_request req{-1, cluster::encode_txn_offset_batch(*updates, producer_id, producer_epoch, now_ms),
+                      commit_timeout_ms_, true};
+  if (req.records.empty()) {
+    done(protocol::kafka_error::none);
+    return;
+  }
+  auto wait = std::chrono::milliseconds(commit_timeout_ms_) + answer_grace;
+  std::weak_ptr<replicated_offsets> weak = weak_from_this();
+  auto [actor, generation] = *leader;
+  sys_.spawn([=, actor = actor, generation = generation](caf::event_based_actor* self) mutable {
+    self->request(actor, wait, produce_atom_v, std::move(req))
+      .then(
+        [=](produce_result&) {
+          if (auto store = weak.lock())
+            store->with_table(p, generation, [&](cluster::offset_table& t) { t.add_pending(producer_id, *updates); });
+          done(protocol::kafka_error::none);
+        },
+        [=](caf::error& err) {
+          log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: transactional commit not stored: %s", p,
+                   describe(err).c_str());
+          auto code = to_kafka_error(err);
+          done(code == protocol::kafka_error::invalid_producer_epoch ? code : commit_error_of(err));
+        });
+  });
+}
+
+void replicated_offsets::write_txn_marker(int32_t p, int64_t producer_id, int16_t producer_epoch, bool commit,
+                                          int32_t coordinator_epoch, int64_t, commit_done done) {
+  auto leader = served_leader(p);
+  if (!leader) {
+    done(protocol::kafka_error::not_leader_or_follower);
+    return;
+  }
+  txn_marker_request req{producer_id, producer_epoch, commit, coordinator_epoch, commit_timeout_ms_};
+  auto wait = std::chrono::milliseconds(commit_timeout_ms_) + answer_grace;
+  std::weak_ptr<replicated_offsets> weak = weak_from_this();
+  auto [actor, generation] = *leader;
+  sys_.spawn([=, actor = actor, generation = generation](caf::event_based_actor* self) mutable {
+    self->request(actor, wait, txn_marker_atom_v, req)
+      .then(
+        [=](produce_result&) {
+          if (auto store = weak.lock())
+            store->with_table(p, generation, [&](cluster::offset_table& t) { t.complete_pending(producer_id, commit); });
+          done(protocol::kafka_error::none);
+        },
+        [=](caf::error& err) { done(to_kafka_error(err)); });
+  });
+}
+
+void replicated_offsets::with_table(int32_t p, uint64_t generation, const std::function<void(cluster::offset_table&)>& f) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  auto it = partitions_.find(p);
+  if (it != partitions_.end() && it->second.generation == generation)
+    f(it->second.table);
 }
 
 void replicated_offsets::appended(int32_t p, uint64_t generation, const std::vector<cluster::offset_update>& updates) {

@@ -17,6 +17,10 @@
 //   once the in-sync replicas have it is it applied to the table and answered; a failure
 //   answers the error Kafka maps it to (cluster/offsets_replication.hpp). A commit of a
 //   group whose partition is not served here answers NOT_COORDINATOR.
+// - TxnOffsetCommit: the offsets go to the leader as a transactional batch (produce_request
+//   from_coordinator, acks=all) and stay pending in the table; the transaction coordinator's
+//   marker for the partition (write_txn_marker, written by the leader actor with acks=all)
+//   then applies or drops them. A load replays both from the log.
 // - Losing leadership (or the replica): drop(K) empties the table and bumps the
 //   generation, so commits in flight from the old term are not applied to a later one
 //   (they may be in the log: the next leader loads them, as in Kafka).
@@ -81,7 +85,12 @@ public:
               commit_done done) override;
   void remove(const std::string& group, const std::vector<storage::topic_partition>& partitions, int64_t now_ms,
               commit_done done) override;
+  void commit_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch,
+                  std::vector<group_offset> offsets, int64_t now_ms, commit_done done) override;
+  void write_txn_marker(int32_t partition, int64_t producer_id, int16_t producer_epoch, bool commit,
+                        int32_t coordinator_epoch, int64_t now_ms, commit_done done) override;
   std::vector<group_offset> fetch(const std::string& group, const group_offset_query& query) const override;
+  int32_t partition_of(const std::string& group) const override { return partition_of_ ? partition_of_(group) : -1; }
   std::vector<std::string> groups() const override;
   result<size_t> expire(int64_t now_ms, int64_t retention_ms, const cluster::group_expiry_probe& probe) override;
 
@@ -103,6 +112,10 @@ private:
   void append(int32_t p, uint64_t generation, partition_actor leader, std::vector<cluster::offset_update> updates,
               int64_t now_ms, commit_done done);
   void appended(int32_t p, uint64_t generation, const std::vector<cluster::offset_update>& updates);
+  // The leader of served partition `p` and its generation.
+  std::optional<std::pair<partition_actor, uint64_t>> served_leader(int32_t p) const;
+  // Calls `f` with `p`'s table if the generation still holds.
+  void with_table(int32_t p, uint64_t generation, const std::function<void(cluster::offset_table&)>& f);
 
   caf::actor_system& sys_;
   partition_function partition_of_;

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "cluster/offset_records.hpp"
+#include "cluster/internal_topics.hpp"
 #include "protocol/kafka_error.hpp"
 
 namespace cafka {
@@ -14,10 +14,10 @@ cluster_metadata metadata_from_view(const cluster::cluster_view& view, int32_t m
   out.controller_id = view.controller() ? view.controller()->broker_id : -1;
   for (auto& b : view.brokers())
     out.brokers.push_back(broker_info{b.id, b.host, b.kafka_port, b.caf_port});
-  if (all_topics) { // the internal __consumer_offsets only when asked for by name
+  if (all_topics) { // the internal topics only when asked for by name
     names.clear();
     for (auto& name : view.topic_names())
-      if (name != cluster::offsets_topic_name)
+      if (!cluster::is_internal_topic(name))
         names.push_back(name);
   }
   for (auto& name : names) {
@@ -33,8 +33,8 @@ cluster_metadata metadata_from_view(const cluster::cluster_view& view, int32_t m
       for (auto id : pm.replicas)
         if (!view.is_live(id))
           p.offline_replicas.push_back(id);
-      // __consumer_offsets has no partition actors: its leaders are the group coordinators.
-      if (pm.leader == my_id && name != cluster::offsets_topic_name) {
+      // Internal topics are not served to clients: their leaders are the coordinators.
+      if (pm.leader == my_id && !cluster::is_internal_topic(name)) {
         auto it = served.find(topic_partition{name, pm.partition});
         if (it != served.end())
           p.actor = it->second;

@@ -44,6 +44,7 @@ const std::vector<tools::option> options{
   {"acks", "ACKS", "0, 1, -1 or all (default 1)"},
   {"compression", "CODEC", "none, gzip, snappy, lz4 or zstd (default none)"},
   {"linger-ms", "MS", "producer linger.ms of the produce phase (default 5)"},
+  {"transaction-records", "N", "produce in transactions of N records each (transactional producer; default 0: none)"},
   {"rate", "N", "latency: records per second (default 20000)"},
   {"seconds", "S", "latency: how long to produce (default 10)"},
   {"fetch-wait-ms", "MS", "latency: consumer fetch.wait.max.ms (default 100)"},
@@ -95,6 +96,7 @@ settings parse_settings(const tools::args& a) {
   s.acks = one_of(a, "acks", s.acks, {"0", "1", "-1", "all"});
   s.compression = one_of(a, "compression", s.compression, {"none", "gzip", "snappy", "lz4", "zstd"});
   s.linger_ms = a.integer("linger-ms", s.linger_ms, 0, 900'000);
+  s.transaction_records = a.integer("transaction-records", s.transaction_records, 0, 1'000'000'000);
   // Bounds keep rate * seconds * 1e9 (the pacing arithmetic) inside 64 bits.
   s.rate = a.integer("rate", s.rate, 1, 1'000'000);
   s.seconds = a.integer("seconds", s.seconds, 1, 3600);

@@ -28,6 +28,8 @@ struct settings {
   std::string acks = "1";
   std::string compression = "none";
   int64_t linger_ms = 5;
+  /// produce: records per transaction of a transactional producer (0: not transactional).
+  int64_t transaction_records = 0;
   int64_t rate = 20'000;        ///< latency: records per second
   int64_t seconds = 10;         ///< latency: how long to produce
   int64_t fetch_wait_ms = 100;  ///< latency: the consumer's fetch.wait.max.ms

@@ -2,6 +2,8 @@
 // the first send to the last delivery report.
 
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "apps/perf_phases.hpp"
@@ -39,17 +41,44 @@ properties producer_properties(const target& t, const settings& s) {
   return p;
 }
 
+namespace {
+
+// A transactional producer's call; its error is the phase's first error (true: none).
+bool txn_call(rd_kafka_error_t* err, delivery_counts& counts) {
+  if (err == nullptr)
+    return true;
+  if (counts.first_error.empty())
+    counts.first_error = rd_kafka_error_string(err);
+  rd_kafka_error_destroy(err);
+  return false;
+}
+
+} // namespace
+
 throughput run_produce(const target& t, const settings& s) {
   delivery_counts counts;
   counts.expected = s.records;
-  auto rk = make_producer(producer_properties(t, s), counts);
+  auto props = producer_properties(t, s);
+  auto in_txns = s.transaction_records > 0;
+  if (in_txns)
+    props["transactional.id"] = "cafka-perf-" + std::to_string(steady_clock::now().time_since_epoch().count());
+  auto rk = make_producer(props, counts);
   topic_handle topic{rd_kafka_topic_new(rk.get(), s.topic.c_str(), nullptr)};
   // Connect and learn the leaders before the clock starts.
   partitions_of(rk.get(), s.topic, s.timeout);
   auto payload = random_payload(s.record_size);
+  auto txn_ms = static_cast<int>((s.timeout + seconds{5}).count());
+  if (in_txns && !txn_call(rd_kafka_init_transactions(rk.get(), txn_ms), counts))
+    throw std::runtime_error("init_transactions: " + counts.first_error);
 
   auto start = steady_clock::now();
   for (int64_t i = 0; i < s.records;) {
+    if (in_txns && i % s.transaction_records == 0) {
+      if (i > 0 && !txn_call(rd_kafka_commit_transaction(rk.get(), txn_ms), counts))
+        break;
+      if (!txn_call(rd_kafka_begin_transaction(rk.get()), counts))
+        break;
+    }
     // No copy flag: librdkafka references the payload, which outlives the flush below.
     if (rd_kafka_produce(topic.get(), RD_KAFKA_PARTITION_UA, 0, payload.data(), payload.size(), nullptr, 0, nullptr)
         == 0) {
@@ -65,6 +94,8 @@ throughput run_produce(const target& t, const settings& s) {
     counts.refused(err);
     ++i;
   }
+  if (in_txns) // the last transaction (its commit flushes)
+    txn_call(rd_kafka_commit_transaction(rk.get(), txn_ms), counts);
   rd_kafka_flush(rk.get(), static_cast<int>((s.timeout + seconds{5}).count()));
   if (counts.reports < counts.expected) {
     // message.timeout.ms should have failed them; count them as lost rather than wait.

@@ -1,5 +1,5 @@
 #pragma once
-// Which broker coordinates a consumer group in cluster mode: the leader of the group's
+// Which broker coordinates a consumer group (or a transactional id) in cluster mode: the leader of the group's
 // partition of the __consumer_offsets topic (offsets_partition_for over the topic's
 // partition count as the view records it, so every broker computes the same partition even
 // if their offsets.topic.num.partitions differ), as Kafka's FindCoordinator answers.
@@ -32,5 +32,9 @@ struct group_coordinator_location {
 
 /// Where `group`'s coordinator is according to `view`.
 group_coordinator_location locate_group_coordinator(const cluster_view& view, std::string_view group);
+
+/// Where the transaction coordinator of `transactional_id` is: the leader of its partition of
+/// __transaction_state (txn_partition_for over the recorded partition count), as for groups.
+group_coordinator_location locate_txn_coordinator(const cluster_view& view, std::string_view transactional_id);
 
 } // namespace cafka::cluster

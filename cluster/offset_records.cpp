@@ -1,5 +1,7 @@
 #include "cluster/offset_records.hpp"
 
+#include "protocol/control_batch.hpp"
+
 #include <stdexcept>
 
 #include "protocol/byte_reader.hpp"
@@ -48,17 +50,17 @@ void append(std::vector<char>& out, std::vector<char> batch) {
   out.insert(out.end(), batch.begin(), batch.end());
 }
 
-/// Decodes one record into `out`; counts it as skipped if it is not an offset commit.
-std::error_code decode_record(const protocol::record_view& rec, decoded_offset_batch& out) {
+/// Decodes one record into `out`; counts it in `skipped` if it is not an offset commit.
+std::error_code decode_record(const protocol::record_view& rec, std::vector<offset_update>& out, size_t& skipped) {
   if (!rec.key) {
-    ++out.skipped_records;
+    ++skipped;
     return {};
   }
   auto key = decode_offset_key(*rec.key);
   if (!key)
     return key.error();
   if (!*key) {
-    ++out.skipped_records;
+    ++skipped;
     return {};
   }
   offset_update u{std::move(**key), std::nullopt};
@@ -67,12 +69,12 @@ std::error_code decode_record(const protocol::record_view& rec, decoded_offset_b
     if (!value)
       return value.error();
     if (!*value) {
-      ++out.skipped_records;
+      ++skipped;
       return {};
     }
     u.value = std::move(**value);
   }
-  out.updates.push_back(std::move(u));
+  out.push_back(std::move(u));
   return {};
 }
 
@@ -181,6 +183,21 @@ std::vector<char> encode_offset_batches(const std::vector<offset_update>& update
   return out;
 }
 
+std::vector<char> encode_txn_offset_batch(const std::vector<offset_update>& updates, int64_t producer_id,
+                                          int16_t producer_epoch, int64_t timestamp_ms) {
+  if (updates.empty())
+    return {};
+  protocol::batch_options options;
+  options.producer_id = producer_id;
+  options.producer_epoch = producer_epoch;
+  options.base_sequence = 0;
+  options.transactional = true;
+  protocol::batch_builder b{options};
+  for (auto& u : updates)
+    add(b, encode_record(u), timestamp_ms);
+  return b.build();
+}
+
 result<decoded_offset_batch> decode_offset_batches(bytes_view batches, size_t max_uncompressed) {
   decoded_offset_batch out;
   while (out.bytes < batches.size()) {
@@ -189,18 +206,29 @@ result<decoded_offset_batch> decode_offset_batches(bytes_view batches, size_t ma
     if (!header)
       return header.error();
     if (header->is_control()) {
-      out.skipped_records += static_cast<size_t>(header->record_count);
+      auto marker = protocol::read_txn_marker(batch);
+      if (!marker)
+        return marker.error();
+      if (*marker)
+        out.steps.push_back({header->producer_id, {}, (*marker)->commits()});
+      else
+        out.skipped_records += static_cast<size_t>(header->record_count);
     } else {
+      offset_log_step step{header->is_transactional() ? header->producer_id : -1, {}, std::nullopt};
       std::error_code first_error;
       auto visited = protocol::for_each_record(
         batch, max_uncompressed, [&](const protocol::record_view& rec) {
           if (!first_error)
-            first_error = decode_record(rec, out);
+            first_error = decode_record(rec, step.updates, out.skipped_records);
         });
       if (!visited)
         return visited.error();
       if (first_error)
         return first_error;
+      if (step.producer_id < 0)
+        out.updates.insert(out.updates.end(), step.updates.begin(), step.updates.end());
+      if (!step.updates.empty())
+        out.steps.push_back(std::move(step));
     }
     out.next_offset = header->next_offset();
     out.bytes += header->total_size();

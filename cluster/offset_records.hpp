@@ -116,18 +116,32 @@ std::vector<char> encode_offset_batch(const std::vector<offset_update>& updates,
 std::vector<char> encode_offset_batches(const std::vector<offset_update>& updates,
                                         int64_t timestamp_ms, size_t max_batch_bytes);
 
+/// A transactional batch of offset commits (TxnOffsetCommit: pending until the producer's
+/// transaction ends), timestamped `timestamp_ms`, with the producer's id and epoch, base
+/// sequence 0 (as Kafka's group coordinator writes it; the log does not check its sequence).
+std::vector<char> encode_txn_offset_batch(const std::vector<offset_update>& updates, int64_t producer_id,
+                                          int16_t producer_epoch, int64_t timestamp_ms);
+
+/// One batch as the offsets' state sees it: plain commits, a transaction's pending commits,
+/// or the marker that ends that transaction.
+struct offset_log_step {
+  int64_t producer_id = -1;           ///< a transactional batch's or marker's producer; -1: plain
+  std::vector<offset_update> updates; ///< the batch's records (none for a marker)
+  std::optional<bool> commit;         ///< a transaction marker: true COMMIT, false ABORT
+};
+
 /// What a batch of the topic held.
 struct decoded_offset_batch {
-  std::vector<offset_update> updates; ///< in log order
-  size_t skipped_records = 0; ///< other record kinds, unknown versions, control records
+  std::vector<offset_update> updates; ///< the plain (non-transactional) commits, in log order
+  std::vector<offset_log_step> steps; ///< every batch with records or a marker, in log order
+  size_t skipped_records = 0; ///< other record kinds, unknown versions, other control records
   int64_t next_offset = 0;    ///< the offset after the last batch read
   size_t bytes = 0;           ///< bytes of the batches read
 };
 
 /// Decodes every batch in `batches` (e.g. what partition_log::read returned) into updates.
 /// Records without a key, of other kinds (group metadata) or of unknown versions are counted
-/// in skipped_records; control batches (transaction markers) are skipped whole. cafka never
-/// writes transactional offset commits, so a transactional data batch is read as committed.
+/// in skipped_records; a control batch is a step only when it is a transaction marker.
 ///
 /// Errors: those of for_each_record (a corrupt batch: truncated, bad_crc, ...; unsupported
 /// compression) and of decode_offset_key / decode_offset_value for a malformed record of a

@@ -37,6 +37,39 @@ void offset_table::apply(const std::vector<offset_update>& updates) {
     apply(u);
 }
 
+void offset_table::apply(const decoded_offset_batch& read) {
+  for (auto& step : read.steps) {
+    if (step.commit)
+      complete_pending(step.producer_id, *step.commit);
+    else if (step.producer_id >= 0)
+      add_pending(step.producer_id, step.updates);
+    else
+      apply(step.updates);
+  }
+}
+
+void offset_table::add_pending(int64_t producer_id, const std::vector<offset_update>& updates) {
+  log_records_ += updates.size();
+  auto& held = pending_[producer_id];
+  held.insert(held.end(), updates.begin(), updates.end());
+}
+
+void offset_table::complete_pending(int64_t producer_id, bool commit) {
+  auto it = pending_.find(producer_id);
+  if (it == pending_.end())
+    return;
+  auto held = std::move(it->second);
+  pending_.erase(it);
+  if (!commit)
+    return;
+  for (auto& u : held) { // counted in the log when they were added
+    if (u.value)
+      entries_.insert_or_assign(u.key, *u.value);
+    else
+      entries_.erase(u.key);
+  }
+}
+
 const committed_offset* offset_table::find(const offset_key& key) const {
   auto it = entries_.find(key);
   return it == entries_.end() ? nullptr : &it->second;

@@ -17,6 +17,10 @@
 // The expired offsets come back as tombstones to append; the table changes only when they
 // are applied, like any other update.
 //
+// Transactional commits (TxnOffsetCommit) are pending per producer id until the marker of its
+// transaction: COMMIT applies them (in the order they were written), ABORT drops them, as
+// Kafka's GroupMetadata.pendingTransactionalOffsetCommits. OffsetFetch does not see them.
+//
 // Superseded records: the log holds every record ever appended, the table only the last
 // per key. superseded_fraction() says how much of the log is dead, so the owner can rewrite
 // the log from snapshot_batches() (only live entries) when it is worth it.
@@ -56,6 +60,16 @@ public:
   /// in the log.
   void apply(const offset_update& update);
   void apply(const std::vector<offset_update>& updates);
+  /// Every step of a read of the log, in order: plain commits applied, transactional ones
+  /// pending, markers completing them.
+  void apply(const decoded_offset_batch& read);
+  /// A transactional commit of `producer_id`, held until complete_pending.
+  void add_pending(int64_t producer_id, const std::vector<offset_update>& updates);
+  /// The marker of `producer_id`'s transaction: its pending commits applied (`commit`) or dropped.
+  void complete_pending(int64_t producer_id, bool commit);
+  /// Whether a transaction's commits are pending (the log must not be rewritten then: its
+  /// snapshot holds only applied entries).
+  bool has_pending() const noexcept { return !pending_.empty(); }
 
   /// The committed offset of one partition, or nullptr if there is none (OffsetFetch answers
   /// offset -1 then). Valid until the next apply().
@@ -96,6 +110,7 @@ public:
 
 private:
   std::map<offset_key, committed_offset> entries_;
+  std::map<int64_t, std::vector<offset_update>> pending_; ///< by producer id
   size_t log_records_ = 0;
 };
 

@@ -11,9 +11,10 @@ offsets_topic_replicas replicas_for_offsets_topic(int32_t configured, size_t liv
   return {static_cast<int16_t>(count), count < wanted};
 }
 
-std::string capped_replicas_warning(int32_t configured, offsets_topic_replicas replicas) {
-  return "creating __consumer_offsets with replication factor " + std::to_string(replicas.count)
-         + ": offsets.topic.replication.factor is " + std::to_string(configured) + ", but only "
+std::string capped_replicas_warning(int32_t configured, offsets_topic_replicas replicas, std::string_view topic,
+                                    std::string_view key) {
+  return "creating " + std::string{topic} + " with replication factor " + std::to_string(replicas.count) + ": "
+         + std::string{key} + " is " + std::to_string(configured) + ", but only "
          + std::to_string(replicas.count) + " broker(s) are live";
 }
 

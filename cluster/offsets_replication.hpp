@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "protocol/kafka_error.hpp"
 
@@ -23,7 +24,10 @@ struct offsets_topic_replicas {
 offsets_topic_replicas replicas_for_offsets_topic(int32_t configured, size_t live_brokers) noexcept;
 
 /// The warning a capped creation logs.
-std::string capped_replicas_warning(int32_t configured, offsets_topic_replicas replicas);
+/// (`topic` and its replication factor's `key`: __transaction_state is capped the same way.)
+std::string capped_replicas_warning(int32_t configured, offsets_topic_replicas replicas,
+                                    std::string_view topic = "__consumer_offsets",
+                                    std::string_view key = "offsets.topic.replication.factor");
 
 /// What OffsetCommit answers when appending the commit to the group's partition failed
 /// with `append_error` (Kafka's GroupMetadataManager.storeOffsets): the coordinator moved

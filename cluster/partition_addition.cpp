@@ -5,6 +5,7 @@
 #include "cluster/controller_decisions.hpp"
 #include "cluster/errc.hpp"
 #include "cluster/leader_choice.hpp"
+#include "cluster/internal_topics.hpp"
 #include "cluster/offset_records.hpp"
 #include "cluster/replica_placement.hpp"
 
@@ -46,7 +47,7 @@ partition_addition_plan plan_partition_addition(const cluster_view& view, const 
   auto* entry = view.topic(topic);
   if (entry == nullptr)
     return refuse(kafka_error::unknown_topic_or_partition, "The topic '" + topic + "' does not exist.");
-  if (topic == offsets_topic_name)
+  if (is_internal_topic(topic))
     return refuse(kafka_error::invalid_request, "Partitions of the internal topic " + topic + " cannot be added.");
   auto& current = entry->assignment.partitions;
   auto now = static_cast<int32_t>(current.size());

@@ -129,8 +129,9 @@ std::vector<char> encode_txn_batch(const txn_log_entry& entry, int64_t now_ms) {
   return b.build();
 }
 
-result<std::vector<txn_log_entry>> decode_txn_batches(bytes_view batches) {
-  std::vector<txn_log_entry> out;
+result<txn_log_read> decode_txn_batches(bytes_view batches) {
+  txn_log_read read;
+  auto& out = read.entries;
   size_t at = 0;
   while (at < batches.size()) {
     auto batch = batches.substr(at);
@@ -167,9 +168,10 @@ result<std::vector<txn_log_entry>> decode_txn_batches(bytes_view batches) {
       if (first_error)
         return first_error;
     }
+    read.next_offset = header->next_offset();
     at += header->total_size();
   }
-  return out;
+  return read;
 }
 
 const char* to_string(txn_status s) noexcept {

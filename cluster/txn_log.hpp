@@ -45,9 +45,15 @@ struct txn_log_entry {
 /// One uncompressed batch holding `entry`, timestamped `now_ms`, for partition_log::append.
 std::vector<char> encode_txn_batch(const txn_log_entry& entry, int64_t now_ms);
 
+/// What a read of the topic held.
+struct txn_log_read {
+  std::vector<txn_log_entry> entries; ///< in log order
+  int64_t next_offset = 0;            ///< the offset after the last batch read
+};
+
 /// Every record of the batches in `batches` (what a partition read returned), in log order;
 /// records of unknown versions are skipped, control batches too. Errors: a corrupt batch or
 /// a malformed record.
-result<std::vector<txn_log_entry>> decode_txn_batches(protocol::bytes_view batches);
+result<txn_log_read> decode_txn_batches(protocol::bytes_view batches);
 
 } // namespace cafka::cluster

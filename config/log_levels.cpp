@@ -26,6 +26,7 @@ const char* to_string(log_component c) noexcept {
     case log_component::storage: return "storage";
     case log_component::quotas: return "quotas";
     case log_component::configs: return "configs";
+    case log_component::transactions: return "transactions";
   }
   return "server";
 }

@@ -24,8 +24,9 @@ enum class log_component : uint8_t {
   storage,     ///< logs, retention, flushes
   quotas,      ///< client quotas
   configs,     ///< dynamic configs
+  transactions, ///< transaction coordinators, __transaction_state
 };
-inline constexpr size_t log_component_count = 9;
+inline constexpr size_t log_component_count = 10;
 
 const char* to_string(log_level l) noexcept;   ///< "ERROR", "WARN", "INFO", "DEBUG"
 const char* to_string(log_component c) noexcept; ///< "server", "listener", "caf.port", ...

@@ -359,6 +359,24 @@ std::vector<key_spec> make_registry() {
   r.push_back(integer_key("offsets.retention.check.interval.ms", "600000", {1, long_max},
                           &sc::offsets_retention_check_interval_ms,
                           "how often the offsets of empty groups are checked for expiry"));
+  r.push_back(integer_key("transaction.state.log.num.partitions", "50", {1, int_max},
+                          &sc::transaction_state_log_num_partitions,
+                          "partitions of __transaction_state; do not change once it exists"));
+  r.push_back(integer_key("transaction.state.log.replication.factor", "3", {1, int_max},
+                          &sc::transaction_state_log_replication_factor,
+                          "replicas of __transaction_state (fewer when fewer brokers are live at its creation)"));
+  r.push_back(integer_key("transaction.state.log.min.isr", "2", {1, int_max}, &sc::transaction_state_log_min_isr,
+                          "min.insync.replicas of __transaction_state (at most its replicas)"));
+  r.push_back(integer_key("transaction.state.log.segment.bytes", "104857600", {14, int_max},
+                          &sc::transaction_state_log_segment_bytes, "segment size of __transaction_state"));
+  r.push_back(integer_key("transaction.max.timeout.ms", "900000", {1, int_max}, &sc::transaction_max_timeout_ms,
+                          "the longest transaction timeout a producer may ask for"));
+  r.push_back(integer_key("transactional.id.expiration.ms", "604800000", {1, int_max},
+                          &sc::transactional_id_expiration_ms,
+                          "a transactional id without an open transaction is forgotten after this long"));
+  r.push_back(integer_key("transaction.abort.timed.out.transaction.cleanup.interval.ms", "10000", {1, int_max},
+                          &sc::transaction_abort_timed_out_transaction_cleanup_interval_ms,
+                          "how often transactions open longer than their timeout are aborted"));
   r.push_back(integer_key("caf.port", "9192", {0, 65535}, &sc::caf_port,
                           "CAF middleman port for brokers and cafka's C++ client (0 = any)"));
   r.push_back({{"metrics.listener", "127.0.0.1:9644", "empty (off) or host:port with port 0..65535",
@@ -487,6 +505,10 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.group_max_session_timeout_ms, c.offsets_retention_minutes,
                     c.offsets_topic_num_partitions, c.offsets_topic_replication_factor,
                     c.offsets_retention_check_interval_ms,
+                    c.transaction_state_log_num_partitions, c.transaction_state_log_replication_factor,
+                    c.transaction_state_log_min_isr, c.transaction_state_log_segment_bytes,
+                    c.transaction_max_timeout_ms, c.transactional_id_expiration_ms,
+                    c.transaction_abort_timed_out_transaction_cleanup_interval_ms,
                     c.caf_port, c.metrics_listener, c.caf_secret_file, c.caf_secret);
   };
   return fields(a) == fields(b);

@@ -144,6 +144,24 @@ struct server_config {
   int32_t offsets_topic_replication_factor = 3;
   /// offsets.retention.check.interval.ms (>= 1): how often expired offsets are removed.
   int64_t offsets_retention_check_interval_ms = 600000;
+  /// transaction.state.log.num.partitions (>= 1): partitions of __transaction_state (keep it
+  /// fixed once the topic exists).
+  int32_t transaction_state_log_num_partitions = 50;
+  /// transaction.state.log.replication.factor (>= 1): replicas of each __transaction_state
+  /// partition (fewer when fewer brokers are live at its creation).
+  int32_t transaction_state_log_replication_factor = 3;
+  /// transaction.state.log.min.isr (>= 1): its min.insync.replicas (at most its replicas).
+  int32_t transaction_state_log_min_isr = 2;
+  /// transaction.state.log.segment.bytes (>= 14): its segment size.
+  int32_t transaction_state_log_segment_bytes = 104857600;
+  /// transaction.max.timeout.ms (>= 1): the longest transaction.timeout.ms a producer may ask.
+  int32_t transaction_max_timeout_ms = 900000;
+  /// transactional.id.expiration.ms (>= 1): a transactional id idle this long (no transaction
+  /// open) is forgotten; also __transaction_state's retention.ms.
+  int32_t transactional_id_expiration_ms = 604800000;
+  /// transaction.abort.timed.out.transaction.cleanup.interval.ms (>= 1): how often
+  /// transactions open longer than their timeout are aborted.
+  int32_t transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000;
   /// caf.port (0..65535): the CAF middleman port for brokers and cafka's C++ client.
   uint16_t caf_port = 9192;
   /// metrics.listener (host:port, port 0..65535; empty = off): the HTTP endpoint of

@@ -79,6 +79,7 @@ struct batch_header {
     return static_cast<compression_codec>(attributes & batch_attributes::codec_mask);
   }
   bool is_control() const noexcept { return attributes & batch_attributes::control; }
+  bool is_transactional() const noexcept { return attributes & batch_attributes::transactional; }
 };
 
 /// Decodes the header at the start of `bytes` without checking the CRC. Fails with

@@ -57,6 +57,7 @@ const char* to_string(kafka_error e) noexcept {
     case kafka_error::invalid_producer_id_mapping: return "INVALID_PRODUCER_ID_MAPPING";
     case kafka_error::invalid_transaction_timeout: return "INVALID_TRANSACTION_TIMEOUT";
     case kafka_error::concurrent_transactions: return "CONCURRENT_TRANSACTIONS";
+    case kafka_error::operation_not_attempted: return "OPERATION_NOT_ATTEMPTED";
     case kafka_error::transaction_coordinator_fenced: return "TRANSACTION_COORDINATOR_FENCED";
     case kafka_error::transactional_id_authorization_failed: return "TRANSACTIONAL_ID_AUTHORIZATION_FAILED";
     case kafka_error::producer_fenced: return "PRODUCER_FENCED";

@@ -55,6 +55,7 @@ enum class kafka_error : uint8_t {
   concurrent_transactions = 51,
   transaction_coordinator_fenced = 52,
   transactional_id_authorization_failed = 53,
+  operation_not_attempted = 55,
   kafka_storage_error = 56,
   unknown_producer_id = 59,
   non_empty_group = 68,

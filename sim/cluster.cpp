@@ -355,6 +355,7 @@ struct cluster::impl {
     kill(n.actor);
     kill(n.cleaner);
     kill(n.offsets_expirer);
+    kill(n.txn_coordinator); // (its abort timer would keep the host's scheduler busy forever)
     kill(n.io_worker);
     for (auto& l : n.listeners)
       kill(l.actor);

@@ -331,6 +331,11 @@ result<append_info> partition_log::append(std::vector<char>& batches, int64_t no
   return append_batches(batches, now_ms, -1, append_origin::client);
 }
 
+result<append_info> partition_log::append_as_coordinator(std::vector<char>& batches, int64_t now_ms,
+                                                         int32_t leader_epoch) {
+  return append_batches(batches, now_ms, leader_epoch, append_origin::coordinator);
+}
+
 result<append_info> partition_log::append_replicated(std::vector<char>& batches, int64_t now_ms) {
   return append_batches(batches, now_ms, -1, append_origin::replication);
 }
@@ -456,6 +461,9 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
       return h.error();
     if (h->total_size() > static_cast<size_t>(cfg_.max_message_bytes))
       return errc::batch_too_large;
+    if (origin == append_origin::coordinator && !h->is_control() && h->producer_id >= 0
+        && producers_.check_marker(h->producer_id, h->producer_epoch, INT32_MAX) == producer_check::invalid_producer_epoch)
+      return errc::invalid_producer_epoch; // (a marker's own check is append_txn_marker's)
     if (origin == append_origin::client) {
       auto producer = check_producer(*h, at == 0 && h->total_size() == batches.size());
       if (!producer)

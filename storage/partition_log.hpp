@@ -164,6 +164,11 @@ public:
   void set_dir_health(std::shared_ptr<log_dir_health> health) { health_ = std::move(health); }
   const log_dir_health& dir_health() const noexcept { return *health_; }
 
+  /// A coordinator's data batches (Kafka's appendAsLeader with origin COORDINATOR: a group
+  /// coordinator's transactional offset commits): a producer's epoch below the one the log
+  /// knows is refused with invalid_producer_epoch; sequences are not checked.
+  result<append_info> append_as_coordinator(std::vector<char>& batches, int64_t now_ms, int32_t leader_epoch);
+
   /// The coordinator's transaction marker for a producer (Kafka's appendAsLeader with origin
   /// COORDINATOR), stamped with `leader_epoch`: refused with invalid_producer_epoch when the
   /// producer's epoch is newer, coordinator_fenced when its last marker came from a newer

@@ -38,6 +38,10 @@ constexpr api_info apis[] = {
   {api_key::delete_records, "DeleteRecords", 0, 2, 2},
   {api_key::init_producer_id, "InitProducerId", 0, 4, 2},
   {api_key::offset_for_leader_epoch, "OffsetForLeaderEpoch", 0, 4, 4},
+  {api_key::add_partitions_to_txn, "AddPartitionsToTxn", 0, 3, 3},
+  {api_key::add_offsets_to_txn, "AddOffsetsToTxn", 0, 3, 3},
+  {api_key::end_txn, "EndTxn", 0, 3, 3},
+  {api_key::txn_offset_commit, "TxnOffsetCommit", 0, 2, 3}, // v3 brings the group membership (KIP-447), not checked here
   {api_key::describe_configs, "DescribeConfigs", 0, 2, 4},
   {api_key::alter_configs, "AlterConfigs", 0, 1, 2},
   {api_key::describe_log_dirs, "DescribeLogDirs", 0, 1, 2},
@@ -52,6 +56,8 @@ constexpr api_info apis[] = {
   {api_key::alter_client_quotas, "AlterClientQuotas", 0, 1, 1},
   {api_key::describe_cluster, "DescribeCluster", 0, 1, 0},
   {api_key::describe_producers, "DescribeProducers", 0, 0, 0},
+  {api_key::describe_transactions, "DescribeTransactions", 0, 0, 0},
+  {api_key::list_transactions, "ListTransactions", 0, 1, 0},
 };
 
 const api_info* find_info(int16_t key) {

@@ -36,6 +36,10 @@ enum class api_key : int16_t {
   delete_records = 21,
   init_producer_id = 22,
   offset_for_leader_epoch = 23,
+  add_partitions_to_txn = 24,
+  add_offsets_to_txn = 25,
+  end_txn = 26,
+  txn_offset_commit = 28,
   describe_configs = 32,
   alter_configs = 33,
   describe_log_dirs = 35,
@@ -50,6 +54,8 @@ enum class api_key : int16_t {
   alter_client_quotas = 49,
   describe_cluster = 60,
   describe_producers = 61,
+  describe_transactions = 65,
+  list_transactions = 66,
 };
 
 struct version_range {

@@ -51,6 +51,12 @@ bool is_decodable(int16_t key) {
     case api_key::delete_groups:
     case api_key::offset_delete:
     case api_key::describe_producers:
+    case api_key::add_partitions_to_txn:
+    case api_key::add_offsets_to_txn:
+    case api_key::end_txn:
+    case api_key::txn_offset_commit:
+    case api_key::describe_transactions:
+    case api_key::list_transactions:
       return true;
     default:
       return false;
@@ -93,6 +99,12 @@ result<decoded_request> decode_request_body(const request_header& h, bytes_view 
     case api_key::describe_log_dirs: return wrap(decode_describe_log_dirs_request(body, v));
     case api_key::delete_groups: return wrap(decode_delete_groups_request(body, v));
     case api_key::offset_delete: return wrap(decode_offset_delete_request(body, v));
+    case api_key::add_partitions_to_txn: return wrap(decode_add_partitions_to_txn_request(body, v));
+    case api_key::add_offsets_to_txn: return wrap(decode_add_offsets_to_txn_request(body, v));
+    case api_key::end_txn: return wrap(decode_end_txn_request(body, v));
+    case api_key::txn_offset_commit: return wrap(decode_txn_offset_commit_request(body, v));
+    case api_key::describe_transactions: return wrap(decode_describe_transactions_request(body, v));
+    case api_key::list_transactions: return wrap(decode_list_transactions_request(body, v));
     default: return protocol::errc::bad_record;
   }
 }

@@ -34,6 +34,9 @@
 #include "protocol/wire/produce.hpp"
 #include "protocol/wire/request_header.hpp"
 #include "protocol/wire/sync_group.hpp"
+#include "protocol/wire/txn_offset_commit.hpp"
+#include "protocol/wire/transactions_admin.hpp"
+#include "protocol/wire/txn_partitions_requests.hpp"
 
 namespace cafka::wire {
 
@@ -48,7 +51,9 @@ using decoded_request =
                create_partitions_request, alter_partition_reassignments_request,
                list_partition_reassignments_request, describe_configs_request, alter_configs_request,
                describe_cluster_request, describe_log_dirs_request, delete_groups_request,
-               offset_delete_request, delete_records_request, describe_producers_request>;
+               offset_delete_request, delete_records_request, describe_producers_request,
+               add_partitions_to_txn_request, add_offsets_to_txn_request, end_txn_request,
+               txn_offset_commit_request, describe_transactions_request, list_transactions_request>;
 
 /// Whether decode_request_body handles this API (else: an API cafka does not know).
 bool is_decodable(int16_t api_key);

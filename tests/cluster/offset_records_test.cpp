@@ -240,17 +240,23 @@ BOOST_AUTO_TEST_CASE(records_of_other_kinds_are_skipped) {
   BOOST_TEST((decoded->updates[0] == offset_update{{"g1", "t", 1}, commit(9, 1, "meta")}));
 }
 
-BOOST_AUTO_TEST_CASE(control_batches_are_skipped_whole) {
-  // A transaction marker: key version 0, type 1 (commit), which would not parse as an
-  // offset key of version 0.
+BOOST_AUTO_TEST_CASE(control_batches_are_never_read_as_offsets) {
+  // A transaction marker (key version 0, type 1: COMMIT), which would parse as an offset key
+  // of version 0, is a step of its producer; a control record of an unknown type is skipped.
   auto marker = protocol::build_batch({{hex_string("0000 0001"), hex_string("0000 00000000"), {}, 1}});
   marker[protocol::batch_layout::attributes + 1] |= protocol::batch_attributes::control;
   protocol::update_crc(marker.data(), marker.size());
+  auto unknown = protocol::build_batch({{hex_string("0000 0009"), hex_string("0000 00000000"), {}, 1}});
+  unknown[protocol::batch_layout::attributes + 1] |= protocol::batch_attributes::control;
+  protocol::update_crc(unknown.data(), unknown.size());
   auto log = encode_offset_batch(sample_updates(), 1);
   log.insert(log.end(), marker.begin(), marker.end());
+  log.insert(log.end(), unknown.begin(), unknown.end());
   auto decoded = decode_offset_batches(view(log));
   BOOST_REQUIRE(decoded);
   BOOST_TEST((decoded->updates == sample_updates()));
+  BOOST_REQUIRE(decoded->steps.size() == 2u);
+  BOOST_TEST((decoded->steps[1].commit == std::optional<bool>{true}));
   BOOST_TEST(decoded->skipped_records == 1u);
 }
 

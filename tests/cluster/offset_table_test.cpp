@@ -7,6 +7,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "protocol/control_batch.hpp"
 #include "tests/protocol/test_support.hpp"
 
 using namespace cafka::cluster;
@@ -274,6 +275,53 @@ BOOST_AUTO_TEST_CASE(snapshot_in_bounded_batches) {
   BOOST_TEST(buffer.size() > t.snapshot_batch(1).size()); // more batch headers
   BOOST_TEST(offset_table{}.snapshot_batch(1).empty());
   BOOST_TEST(offset_table{}.snapshot_batches(1, 400).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(offset_table_transactions)
+
+// TxnOffsetCommit's offsets are invisible until their transaction's COMMIT marker and dropped
+// by ABORT; each producer's are held apart; replaying the log gives the same table.
+BOOST_AUTO_TEST_CASE(pending_commits_appear_with_the_commit_marker_only) {
+  offset_table t;
+  t.apply(put("g", "t", 0, 5));
+  t.add_pending(7, {put("g", "t", 0, 10), put("g", "t", 1, 3)});
+  t.add_pending(8, {put("g", "t", 2, 99)});
+  BOOST_TEST(t.has_pending());
+  BOOST_TEST(t.find({"g", "t", 0})->offset == 5);
+  BOOST_TEST(t.find({"g", "t", 1}) == nullptr);
+  t.complete_pending(8, false); // aborted
+  t.complete_pending(7, true);
+  BOOST_TEST(!t.has_pending());
+  BOOST_TEST(t.find({"g", "t", 0})->offset == 10);
+  BOOST_TEST(t.find({"g", "t", 1})->offset == 3);
+  BOOST_TEST(t.find({"g", "t", 2}) == nullptr);
+  t.complete_pending(7, true); // a marker of a transaction without offsets here changes nothing
+  BOOST_TEST(t.size() == 2u);
+  BOOST_TEST(t.log_records() == 4u); // every record counts as written, pending or not
+}
+
+BOOST_AUTO_TEST_CASE(a_replayed_log_applies_markers_in_order) {
+  using namespace cafka::protocol;
+  std::vector<char> log;
+  auto add = [&log](std::vector<char> batch) { log.insert(log.end(), batch.begin(), batch.end()); };
+  add(encode_offset_batch({put("g", "t", 0, 1)}, 1));
+  add(encode_txn_offset_batch({put("g", "t", 0, 20)}, 7, 0, 2));
+  add(encode_txn_offset_batch({put("g", "t", 1, 30)}, 8, 0, 2));
+  add(build_txn_marker_batch(8, 0, txn_marker{control_type::abort, 0}, 3));
+  add(build_txn_marker_batch(7, 0, txn_marker{control_type::commit, 0}, 4));
+  add(encode_txn_offset_batch({put("g", "t", 2, 40)}, 7, 1, 5)); // its next transaction, still open
+  auto read = decode_offset_batches({log.data(), log.size()});
+  BOOST_REQUIRE(read);
+  BOOST_TEST(read->updates.size() == 1u); // the plain commit only
+  BOOST_TEST(read->steps.size() == 6u);
+  offset_table t;
+  t.apply(*read);
+  BOOST_TEST(t.find({"g", "t", 0})->offset == 20);
+  BOOST_TEST(t.find({"g", "t", 1}) == nullptr);
+  BOOST_TEST(t.find({"g", "t", 2}) == nullptr);
+  BOOST_TEST(t.has_pending());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -81,8 +81,10 @@ BOOST_AUTO_TEST_CASE(batches_carry_states_and_tombstones_in_order) {
   auto a = encode_txn_batch({"a", ongoing()}, 5);
   auto b = encode_txn_batch({"b", std::nullopt}, 6);
   a.insert(a.end(), b.begin(), b.end());
-  auto entries = decode_txn_batches({a.data(), a.size()});
-  BOOST_REQUIRE(entries);
+  auto read = decode_txn_batches({a.data(), a.size()});
+  BOOST_REQUIRE(read);
+  BOOST_TEST(read->next_offset == 1); // each batch starts at offset 0 until a log assigns offsets
+  auto* entries = &read->entries;
   BOOST_REQUIRE(entries->size() == 2u);
   BOOST_TEST((*entries)[0].transactional_id == "a");
   BOOST_TEST(((*(*entries)[0].metadata) == ongoing()));

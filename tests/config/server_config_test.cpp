@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "leader.imbalance.per.broker.percentage", "log.level", "log.level.replication",
                     "metrics.listener"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 70u); // 60 and log.level with its 9 components
+  BOOST_TEST(names.size() == 78u); // 67 and log.level with its 10 components
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -457,6 +457,13 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"offsets.topic.replication.factor", "0"},
     {"offsets.topic.replication.factor", "-1"},
     {"offsets.retention.check.interval.ms", "0"},
+    {"transaction.state.log.num.partitions", "0"},
+    {"transaction.state.log.replication.factor", "0"},
+    {"transaction.state.log.min.isr", "0"},
+    {"transaction.state.log.segment.bytes", "13"},
+    {"transaction.max.timeout.ms", "0"},
+    {"transactional.id.expiration.ms", "2147483648"},
+    {"transaction.abort.timed.out.transaction.cleanup.interval.ms", "0"},
     {"caf.port", "-1"},
     {"caf.port", "65536"},
     {"metrics.listener", "127.0.0.1"},
@@ -491,6 +498,7 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"log.level.storage", "x"},
     {"log.level.quotas", "x"},
     {"log.level.configs", "x"},
+    {"log.level.transactions", "x"},
   };
   for (auto& key : known_keys())
     BOOST_TEST(bad.count(key.name) > 0, "no bad value tested for " << key.name);

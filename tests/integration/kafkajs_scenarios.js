@@ -10,6 +10,10 @@
 //   node kafkajs_scenarios.js BOOTSTRAP resume TOPIC M FROM
 //                                               a new member of the group gets exactly the M
 //                                               records produced after the commits (value-FROM..)
+//   node kafkajs_scenarios.js BOOTSTRAP txn TOPIC N   an idempotent producer sends N records (idem-i); a
+//                                               transactional one commits N (c-i) with the group's
+//                                               offset 5 of partition 0 (sendOffsets), aborts N (a-i),
+//                                               commits N (d-i); a read_committed consumer counts them
 // Each prints what it saw as "key=value" lines and exits 1 with a message on a failure; the
 // whole run gives up after 120 s.
 'use strict';
@@ -121,7 +125,53 @@ async function resume() {
   console.log('records=' + seen.size);
 }
 
-const scenarios = { admin, produce, group: group_scenario, resume };
+async function txn() {
+  const idempotent = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await idempotent.connect();
+  const values = (prefix) => Array.from({ length: count }, (_, i) => ({ value: prefix + '-' + i }));
+  await idempotent.send({ topic, acks: -1, messages: values('idem') });
+  await idempotent.disconnect();
+  const producer = kafka.producer({ transactionalId: topic + '-txn', idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  let t = await producer.transaction();
+  await t.send({ topic, messages: values('c') });
+  await t.sendOffsets({ consumerGroupId: group, topics: [{ topic, partitions: [{ partition: 0, offset: '5' }] }] });
+  await t.commit();
+  t = await producer.transaction();
+  await t.send({ topic, messages: values('a') });
+  await t.abort();
+  t = await producer.transaction();
+  await t.send({ topic, messages: values('d') });
+  await t.commit();
+  await producer.disconnect();
+
+  const seen = new Map();
+  let total = 0;
+  let done;
+  const all = new Promise((resolve) => (done = resolve));
+  const c = kafka.consumer({ groupId: group + '-reader', readUncommitted: false });
+  await c.connect();
+  await c.subscribe({ topic, fromBeginning: true });
+  await c.run({
+    eachMessage: async ({ message }) => {
+      const prefix = message.value.toString().split('-')[0];
+      seen.set(prefix, (seen.get(prefix) || 0) + 1);
+      if (++total >= 3 * count) done();
+    },
+  });
+  await all;
+  await new Promise((r) => setTimeout(r, 1000)); // anything aborted would come by now
+  await c.disconnect();
+  for (const prefix of ['idem', 'c', 'a', 'd']) console.log(prefix + '=' + (seen.get(prefix) || 0));
+  const a = kafka.admin();
+  await a.connect();
+  const offsets = await a.fetchOffsets({ groupId: group, topics: [topic] });
+  const p0 = offsets[0].partitions.find((p) => p.partition === 0);
+  console.log('committed=' + (p0 ? p0.offset : 'none'));
+  await a.disconnect();
+}
+
+const scenarios = { admin, produce, group: group_scenario, resume, txn };
 setTimeout(() => {
   console.error('kafkajs ' + scenario + ': gave up after 120 s');
   process.exit(1);

@@ -99,4 +99,19 @@ BOOST_AUTO_TEST_CASE(gzip_records_with_keys_and_headers_and_a_group_that_resumes
   BOOST_TEST(resumed["records"] == "10");
 }
 
+// kafkajs' idempotent producer, and its transactional one with sendOffsets (AddOffsetsToTxn,
+// TxnOffsetCommit): a read_committed consumer sees the committed transactions and the
+// idempotent records once each and nothing of the aborted one; the offset committed in the
+// first transaction is the group's.
+BOOST_AUTO_TEST_CASE(an_idempotent_and_a_transactional_producer) {
+  cafka::test::kafka_endpoint broker;
+  broker.create_topic("kjs-txn", 2);
+  auto seen = fields(scenario(broker.bootstrap(), "txn", "kjs-txn", 40).out);
+  BOOST_TEST(seen["idem"] == "40");
+  BOOST_TEST(seen["c"] == "40");
+  BOOST_TEST(seen["d"] == "40");
+  BOOST_TEST(seen["a"] == "0");
+  BOOST_TEST(seen["committed"] == "5");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,6 +11,7 @@
 #include "protocol/wire/elect_leaders.hpp"
 #include "protocol/wire/partition_reassignments.hpp"
 #include "protocol/wire/primitives.hpp"
+#include "test_support.hpp"
 #include "wire_samples.hpp"
 
 namespace cafka::wire::test {
@@ -256,6 +257,31 @@ std::vector<wire_sample> admin_request_samples() {
   out.push_back({key(api_key::describe_cluster), 1, {0, 1, 0}});    // v1: brokers endpoints
   // DescribeProducers v0: topic "t", partitions 0 and 1 (compact, tagged fields).
   out.push_back({key(api_key::describe_producers), 0, {2, 2, 't', 3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0}});
+  // The transactional producer's requests: id "tx", producer 7 epoch 1 (v0-2 alike, v3 flexible).
+  using protocol::test::from_hex;
+  for (int16_t v = 0; v <= 3; ++v) {
+    auto flexible = v == 3;
+    // AddPartitionsToTxn: topic "t", partitions 0 and 2.
+    out.push_back({key(api_key::add_partitions_to_txn), v,
+                   from_hex(flexible ? "03 7478 0000000000000007 0001 02 02 74 03 00000000 00000002 00 00"
+                                     : "0002 7478 0000000000000007 0001 00000001 0001 74 00000002 00000000 00000002")});
+    // AddOffsetsToTxn: group "g".
+    out.push_back({key(api_key::add_offsets_to_txn), v,
+                   from_hex(flexible ? "03 7478 0000000000000007 0001 02 67 00" : "0002 7478 0000000000000007 0001 0001 67")});
+    // EndTxn: commit.
+    out.push_back({key(api_key::end_txn), v,
+                   from_hex(flexible ? "03 7478 0000000000000007 0001 01 00" : "0002 7478 0000000000000007 0001 01")});
+  }
+  // TxnOffsetCommit: group "g", "t" partition 0 at offset 42 (v2: leader epoch 3), metadata null.
+  for (int16_t v = 0; v <= 1; ++v)
+    out.push_back({key(api_key::txn_offset_commit), v,
+                   from_hex("0002 7478 0001 67 0000000000000007 0001 00000001 0001 74 00000001 00000000 000000000000002a ffff")});
+  out.push_back({key(api_key::txn_offset_commit), 2,
+                 from_hex("0002 7478 0001 67 0000000000000007 0001 00000001 0001 74 00000001 00000000 000000000000002a 00000003 ffff")});
+  // DescribeTransactions: ids "a" and "tx"; ListTransactions: state Ongoing, producer 7 (v1: 1 s open).
+  out.push_back({key(api_key::describe_transactions), 0, from_hex("03 02 61 03 7478 00")});
+  out.push_back({key(api_key::list_transactions), 0, from_hex("02 08 4f6e676f696e67 02 0000000000000007 00")});
+  out.push_back({key(api_key::list_transactions), 1, from_hex("02 08 4f6e676f696e67 02 0000000000000007 00000000000003e8 00")});
   out.push_back({key(api_key::alter_partition_reassignments), 0, alter_partition_reassignments_body()});
   out.push_back({key(api_key::list_partition_reassignments), 0, list_partition_reassignments_body()});
   return out;

@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "protocol/wire/describe_producers.hpp"
+#include "protocol/wire/transactions_admin.hpp"
 #include "protocol/wire/txn_offset_commit.hpp"
 #include "protocol/wire/txn_partitions_requests.hpp"
 #include "test_support.hpp"
@@ -99,6 +100,33 @@ BOOST_AUTO_TEST_CASE(decodes_the_request_and_encodes_kafkas_response) {
              hex("00000000 02 02 74 02 00000000 0000 00 02"
                  " 0000000000000007 00000001 00000009 00000000000003e8 ffffffff 0000000000000028 00"
                  " 00 00 00"));
+}
+
+BOOST_AUTO_TEST_CASE(describe_and_list_transactions) {
+  // ids "a" and "tx"
+  auto describe = decode_describe_transactions_request(view(from_hex("03 02 61 03 7478 00")), 0);
+  BOOST_REQUIRE(describe);
+  BOOST_TEST((describe->transactional_ids == std::vector<std::string>{"a", "tx"}));
+  BOOST_TEST(!decode_describe_transactions_request(view(from_hex("03 02 61")), 0));
+  describe_transactions_response d{0, {{0, "tx", "Ongoing", 60000, 5, 7, 1, {{"t", {0, 2}}}}, {105, "a", "", 0, -1, -1, -1, {}}}};
+  BOOST_TEST(to_hex(view(encoded(d, 0, encode_describe_transactions_response))) ==
+             hex("00000000 03"
+                 " 0000 03 7478 08 4f6e676f696e67 0000ea60 0000000000000005 0000000000000007 0001"
+                 "  02 02 74 03 00000000 00000002 00 00"
+                 " 0069 02 61 01 00000000 ffffffffffffffff ffffffffffffffff ffff 01 00"
+                 " 00"));
+  // states "Ongoing", producer 7; v1 adds the duration
+  auto list0 = decode_list_transactions_request(view(from_hex("02 08 4f6e676f696e67 02 0000000000000007 00")), 0);
+  BOOST_REQUIRE(list0);
+  BOOST_TEST((list0->state_filters == std::vector<std::string>{"Ongoing"}));
+  BOOST_TEST((list0->producer_id_filters == std::vector<int64_t>{7}));
+  BOOST_TEST(list0->duration_filter == -1);
+  auto list1 = decode_list_transactions_request(view(from_hex("01 01 00000000000003e8 00")), 1);
+  BOOST_REQUIRE(list1);
+  BOOST_TEST(list1->duration_filter == 1000);
+  list_transactions_response l{0, 0, {"Bogus"}, {{"tx", 7, "Ongoing"}}};
+  BOOST_TEST(to_hex(view(encoded(l, 1, encode_list_transactions_response))) ==
+             hex("00000000 0000 02 06 426f677573 02 03 7478 0000000000000007 08 4f6e676f696e67 00 00"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

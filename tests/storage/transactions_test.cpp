@@ -112,6 +112,35 @@ BOOST_AUTO_TEST_CASE(markers_from_fenced_producers_or_coordinators_are_refused) 
   BOOST_TEST(old_epoch.error() == make_error_code(errc::invalid_producer_epoch));
 }
 
+// A group coordinator's transactional offset commits (Kafka's origin COORDINATOR): every
+// batch starts at sequence 0, which a client's would not get away with; an older epoch than
+// the log knows is still refused.
+BOOST_AUTO_TEST_CASE(coordinator_batches_skip_the_sequence_check_but_not_the_epoch_check) {
+  test::temp_dir dir;
+  auto log = open_log(dir.path());
+  auto batch_at = [](int16_t epoch) {
+    protocol::batch_options opts;
+    opts.producer_id = 7;
+    opts.producer_epoch = epoch;
+    opts.base_sequence = 0;
+    opts.transactional = true;
+    protocol::batch_builder b{opts};
+    b.add(protocol::record{std::nullopt, std::string("offset"), {}, 1000});
+    return b.build();
+  };
+  for (int i = 0; i < 3; ++i) {
+    auto batch = batch_at(1);
+    auto info = log->append_as_coordinator(batch, 1000, 0);
+    BOOST_REQUIRE_MESSAGE(info, info.error().message());
+    BOOST_TEST(!info->duplicate);
+  }
+  auto old = batch_at(0);
+  auto refused = log->append_as_coordinator(old, 1000, 0);
+  BOOST_REQUIRE(!refused);
+  BOOST_TEST((refused.error() == errc::invalid_producer_epoch));
+  BOOST_TEST(log->log_end_offset() == 3);
+}
+
 BOOST_AUTO_TEST_CASE(the_aborted_index_and_open_transactions_survive_a_crash_and_a_clean_close) {
   test::temp_dir dir;
   std::vector<aborted_range> expected;
