@@ -232,6 +232,40 @@ BOOST_AUTO_TEST_CASE(offsets_sent_in_a_transaction_are_committed_with_it_only) {
   BOOST_TEST(seen.count("dropped") == 0u);
 }
 
+// A transaction its producer neither commits nor aborts is aborted by the coordinator once it
+// is open longer than its transaction.timeout.ms (checked every 500 ms here): its records are
+// in the log, a read_committed consumer reads none of them, and the producer, fenced, cannot
+// commit it any more.
+BOOST_AUTO_TEST_CASE(a_transaction_open_past_its_timeout_is_aborted) {
+  cafka::test::cluster_fixture c{1, 6000, {"transaction.abort.timed.out.transaction.cleanup.interval.ms=500",
+                                           "transaction.state.log.num.partitions=2", "offsets.topic.num.partitions=2"}};
+  const std::string topic = "txn-timeout";
+  auto created = c.create_topic(1, topic, partitions, 1, {});
+  BOOST_REQUIRE_MESSAGE(created.code == 0, created.out + created.err);
+  auto* producer = make_client(RD_KAFKA_PRODUCER, {{"bootstrap.servers", c.bootstrap(1)},
+                                                   {"transactional.id", "txn-timeout-id"},
+                                                   {"transaction.timeout.ms", "3000"},
+                                                   {"message.timeout.ms", "3000"}});
+  BOOST_REQUIRE(ok(rd_kafka_init_transactions(producer, 60'000), "init_transactions"));
+  BOOST_REQUIRE(ok(rd_kafka_begin_transaction(producer), "begin"));
+  produce(producer, topic, "committed", 30);
+  BOOST_REQUIRE(ok(rd_kafka_commit_transaction(producer, 60'000), "commit"));
+  BOOST_REQUIRE(ok(rd_kafka_begin_transaction(producer), "begin abandoned"));
+  produce(producer, topic, "abandoned", 30);
+  auto aborted = cafka::test::poll_until(
+    [&] { return c.history(1).find("aborting the transaction of 'txn-timeout-id'") != std::string::npos; }, 60s);
+  BOOST_REQUIRE_MESSAGE(aborted, "the coordinator did not abort the transaction:\n" << c.history(1));
+  BOOST_TEST(read_all(c.bootstrap(1), topic, "read_uncommitted")["abandoned"] == 30);
+  auto seen = read_all(c.bootstrap(1), topic, "read_committed");
+  BOOST_TEST(seen["committed"] == 30);
+  BOOST_TEST(seen.count("abandoned") == 0u, "records of the timed-out transaction read");
+  auto* refused = rd_kafka_commit_transaction(producer, 30'000);
+  BOOST_TEST(refused != nullptr, "the timed-out transaction committed");
+  if (refused != nullptr)
+    rd_kafka_error_destroy(refused);
+  rd_kafka_destroy(producer);
+}
+
 // Three brokers, the data and __transaction_state replicated three times. Transactions are
 // committed and aborted in turn; twice the broker coordinating the producer's transactional id
 // is killed with kill -9 while a transaction is open (its records written), and the commit
