@@ -50,9 +50,13 @@ void serve(const kafka_services& s, wire::delete_groups_request&& req, const kaf
       .then(
         [done, i, id, registry, actor = *group](int16_t code) {
           // Dead from now on, whether its offsets went or not (then they stay stored, and the
-          // group comes back with them on next use): only a group with members stays.
-          if (code != protocol::wire_code(kafka_error::non_empty_group))
+          // group comes back with them on next use): only a group with members stays. The
+          // actor stops too: out of the registry, a stopping broker would not close it, and its
+          // timers would hold the process's exit back until they fired (the fuzz test found it).
+          if (code != protocol::wire_code(kafka_error::non_empty_group)) {
             registry->erase(id, actor);
+            caf::anon_send(actor, caf::close_atom_v);
+          }
           done->response.results[i].error_code = code;
           done->arrive();
         },

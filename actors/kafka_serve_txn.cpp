@@ -2,6 +2,7 @@
 // transactional id, AddPartitionsToTxn and EndTxn, answered by the node's transaction
 // coordinator (actors/txn_coordinator.hpp), and FindCoordinator for a transactional id.
 #include <chrono>
+#include <cstdint>
 #include <set>
 
 #include <caf/all.hpp>
@@ -38,26 +39,28 @@ int16_t coordinator_gone(const caf::error& err) {
 }
 
 // Has `call` (which answers through its callback, maybe on another thread) run by a
-// short-lived actor, so that `then` runs on the listener's thread with the answer.
+// short-lived actor, so that `then` runs on the listener's thread with the answer. The
+// helper delivers the answer on its own thread and quits then, whether or not the listener
+// is still there to take it (a stopping broker must not wait for it).
 void ask_store(const kafka_services& s, std::function<void(offsets_store::commit_done)> call,
                std::function<void(int16_t)> then) {
   auto helper = s.self->spawn([call](caf::event_based_actor* self) -> caf::behavior {
-    return {[=](caf::get_atom) -> caf::result<int16_t> {
-      auto rp = self->make_response_promise<int16_t>();
-      call([rp](kafka_error e) mutable { rp.deliver(protocol::wire_code(e)); });
-      return rp;
-    }};
+    auto promise = std::make_shared<caf::response_promise>();
+    return {
+      [=](caf::get_atom) {
+        *promise = self->make_response_promise();
+        auto me = caf::actor_cast<caf::actor>(self);
+        call([me](kafka_error e) { caf::anon_send(me, caf::ok_atom_v, protocol::wire_code(e)); });
+        return *promise;
+      },
+      [=](caf::ok_atom, int16_t code) {
+        promise->deliver(code);
+        self->quit();
+      },
+    };
   });
   s.self->request(helper, coordinator_timeout, caf::get_atom_v)
-    .then(
-      [then, helper](int16_t code) {
-        caf::anon_send_exit(helper, caf::exit_reason::user_shutdown);
-        then(code);
-      },
-      [then, helper](caf::error& err) {
-        caf::anon_send_exit(helper, caf::exit_reason::user_shutdown);
-        then(coordinator_gone(err));
-      });
+    .then([then](int16_t code) { then(code); }, [then](caf::error& err) { then(coordinator_gone(err)); });
 }
 
 } // namespace
@@ -69,9 +72,12 @@ void serve_txn_init(const kafka_services& s, wire::init_producer_id_request&& re
     reply.send([&](wire::byte_writer& w) { wire::encode_init_producer_id_response(resp, version, w); });
   };
   wire::init_producer_id_response resp;
-  if (req.transactional_id->empty() || !s.txn_coordinator) {
-    resp.error_code = protocol::wire_code(req.transactional_id->empty() ? kafka_error::invalid_request
-                                                                       : kafka_error::coordinator_not_available);
+  // An id __transaction_state's key (an i16-length STRING) cannot hold is refused too: a
+  // compact string of a flexible version may be longer.
+  auto& id = *req.transactional_id;
+  if (id.empty() || id.size() > static_cast<size_t>(INT16_MAX) || !s.txn_coordinator) {
+    resp.error_code = protocol::wire_code(s.txn_coordinator ? kafka_error::invalid_request
+                                                            : kafka_error::coordinator_not_available);
     return answer(resp);
   }
   txn_init_request ask{std::move(*req.transactional_id), req.transaction_timeout_ms, req.producer_id,
