@@ -107,9 +107,10 @@ void serve(const kafka_services& s, wire::find_coordinator_request&& req, const 
       reply.send([&](wire::byte_writer& w) { wire::encode_find_coordinator_response(resp, version, w); });
     });
   wire::find_coordinator_response resp;
-  if (req.key_type != 0) {
-    resp.error_code = protocol::wire_code(kafka_error::invalid_request);
-    resp.error_message = "unknown key type " + std::to_string(req.key_type);
+  if (req.key_type != 0) { // (key type 1 before the node actor is attached: not yet)
+    auto unknown = req.key_type != 1;
+    resp.error_code = protocol::wire_code(unknown ? kafka_error::invalid_request : kafka_error::coordinator_not_available);
+    resp.error_message = unknown ? "unknown key type " + std::to_string(req.key_type) : "the broker is starting";
     resp.node_id = -1;
     resp.host.clear();
     resp.port = -1;
