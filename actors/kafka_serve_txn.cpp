@@ -63,6 +63,25 @@ void ask_store(const kafka_services& s, std::function<void(offsets_store::commit
     .then([then](int16_t code) { then(code); }, [then](caf::error& err) { then(coordinator_gone(err)); });
 }
 
+// A change of a transaction, decided by the coordinator; `answer` gets its error code
+// (COORDINATOR_NOT_AVAILABLE when there is no coordinator).
+void change_txn(const kafka_services& s, txn_change_request change, std::function<void(int16_t)> answer) {
+  if (!s.txn_coordinator)
+    return answer(protocol::wire_code(kafka_error::coordinator_not_available));
+  s.self->request(s.txn_coordinator, coordinator_timeout, txn_change_atom::value, std::move(change))
+    .then([answer](int16_t code) { answer(code); }, [answer](caf::error& err) { answer(coordinator_gone(err)); });
+}
+
+// The answer of AddOffsetsToTxn and EndTxn (the same layout; PRODUCER_FENCED from v2).
+std::function<void(int16_t)> txn_error_answer(const kafka_reply& reply) {
+  auto version = reply.version();
+  return [reply, version](int16_t code) {
+    wire::txn_error_response resp;
+    resp.error_code = fenced_for(code, version, 2);
+    reply.send([&](wire::byte_writer& w) { wire::encode_txn_error_response(resp, version, w); });
+  };
+}
+
 } // namespace
 
 void serve_txn_init(const kafka_services& s, wire::init_producer_id_request&& req, const kafka_reply& reply) {
@@ -149,45 +168,29 @@ void serve(const kafka_services& s, wire::add_partitions_to_txn_request&& req, c
         unknown.insert(tp);
       change.partitions[t.name].insert(p);
     }
-  if (!unknown.empty() || !s.txn_coordinator)
-    return answer(protocol::wire_code(kafka_error::coordinator_not_available), unknown);
-  s.self->request(s.txn_coordinator, coordinator_timeout, txn_change_atom::value, std::move(change))
-    .then([answer](int16_t code) { answer(code, {}); },
-          [answer](caf::error& err) { answer(coordinator_gone(err), {}); });
+  if (!unknown.empty())
+    return answer(0, unknown);
+  change_txn(s, std::move(change), [answer](int16_t code) { answer(code, {}); });
 }
 
 void serve(const kafka_services& s, wire::end_txn_request&& req, const kafka_reply& reply) {
-  auto version = reply.version();
-  auto answer = [reply, version](int16_t code) {
-    wire::txn_error_response resp;
-    resp.error_code = fenced_for(code, version, 2);
-    reply.send([&](wire::byte_writer& w) { wire::encode_txn_error_response(resp, version, w); });
-  };
-  if (!s.txn_coordinator)
-    return answer(protocol::wire_code(kafka_error::coordinator_not_available));
-  txn_change_request change{txn_change_request::kind::end, std::move(req.transactional_id), req.producer_id,
-                            req.producer_epoch, {}, req.committed};
-  s.self->request(s.txn_coordinator, coordinator_timeout, txn_change_atom::value, std::move(change))
-    .then([answer](int16_t code) { answer(code); }, [answer](caf::error& err) { answer(coordinator_gone(err)); });
+  change_txn(s,
+             txn_change_request{txn_change_request::kind::end, std::move(req.transactional_id), req.producer_id,
+                                req.producer_epoch, {}, req.committed},
+             txn_error_answer(reply));
 }
 
 void serve(const kafka_services& s, wire::add_offsets_to_txn_request&& req, const kafka_reply& reply) {
-  auto version = reply.version();
-  auto answer = [reply, version](int16_t code) {
-    wire::txn_error_response resp;
-    resp.error_code = fenced_for(code, version, 2);
-    reply.send([&](wire::byte_writer& w) { wire::encode_txn_error_response(resp, version, w); });
-  };
+  auto answer = txn_error_answer(reply);
   auto partition = s.offsets ? s.offsets->partition_of(req.group_id) : -1;
-  if (!s.txn_coordinator || partition < 0) // (in a cluster: __consumer_offsets does not exist yet)
+  if (partition < 0) // (in a cluster: __consumer_offsets does not exist yet)
     return answer(protocol::wire_code(kafka_error::coordinator_not_available));
   // As Kafka: the group's __consumer_offsets partition joins the transaction, so that the
   // coordinator's marker reaches the offsets TxnOffsetCommit leaves pending there.
   txn_change_request change{txn_change_request::kind::add_partitions, std::move(req.transactional_id),
                             req.producer_id, req.producer_epoch, {}, false};
   change.partitions[std::string{cluster::offsets_topic_name}].insert(partition);
-  s.self->request(s.txn_coordinator, coordinator_timeout, txn_change_atom::value, std::move(change))
-    .then([answer](int16_t code) { answer(code); }, [answer](caf::error& err) { answer(coordinator_gone(err)); });
+  change_txn(s, std::move(change), answer);
 }
 
 void serve(const kafka_services& s, wire::txn_offset_commit_request&& req, const kafka_reply& reply) {

@@ -77,6 +77,16 @@ caf::result<broker_info> find_txn_coordinator(self_ptr self, const std::string& 
 
 namespace {
 
+// The marker's answer as `dest` gives it.
+template <class Dest, class... Msg>
+caf::result<produce_result> answered_by(self_ptr self, const Dest& dest, caf::timespan timeout, Msg... msg) {
+  auto rp = self->make_response_promise<produce_result>();
+  self->request(dest, timeout, msg...)
+    .then([rp](produce_result& r) mutable { rp.deliver(std::move(r)); },
+          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+  return rp;
+}
+
 // A marker for a __consumer_offsets partition whose groups this broker coordinates: written
 // by the offsets store, which then applies or drops the producer's pending offset commits.
 caf::result<produce_result> write_offsets_marker(self_ptr self, const topic_partition& tp, const txn_marker_request& req) {
@@ -101,21 +111,12 @@ caf::result<produce_result> write_txn_marker(self_ptr self, const topic_partitio
       && (!clustered(self) || (st.ctx.offsets && st.ctx.offsets->serves(tp.partition))))
     return write_offsets_marker(self, tp, req);
   auto timeout = std::chrono::milliseconds(req.timeout_ms) + std::chrono::seconds(5);
-  if (auto local = st.partitions.find(tp); local != st.partitions.end()) {
-    auto rp = self->make_response_promise<produce_result>();
-    self->request(local->second, timeout, txn_marker_atom_v, req)
-      .then([rp](produce_result& r) mutable { rp.deliver(std::move(r)); },
-            [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
-    return rp;
-  }
+  if (auto local = st.partitions.find(tp); local != st.partitions.end())
+    return answered_by(self, local->second, timeout, txn_marker_atom_v, req);
   auto leader = clustered(self) ? recorded_leader(self, tp) : cluster::no_broker;
   if (!may_relay || leader == cluster::no_broker || leader == my_id(self))
     return miss(self, tp);
-  auto rp = self->make_response_promise<produce_result>();
-  self->request(st.member, timeout + std::chrono::seconds(5), txn_marker_atom_v, leader, tp, req)
-    .then([rp](produce_result& r) mutable { rp.deliver(std::move(r)); },
-          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
-  return rp;
+  return answered_by(self, st.member, timeout + std::chrono::seconds(5), txn_marker_atom_v, leader, tp, req);
 }
 
 } // namespace cafka

@@ -187,35 +187,32 @@ void offset_log_store::commit_txn(const std::string& group, int64_t producer_id,
   std::vector<cluster::offset_update> updates;
   for (auto& o : offsets)
     updates.push_back(to_offset_update(group, o, now_ms));
-  auto p = partition_for(group);
   auto batch = cluster::encode_txn_offset_batch(updates, producer_id, producer_epoch, now_ms);
-  std::vector<blocking_job> jobs;
-  auto outcome = protocol::kafka_error::none;
-  {
-    std::lock_guard<std::mutex> guard{mutex_};
-    if (closed_) {
-      outcome = protocol::kafka_error::coordinator_not_available;
-    } else if (partitions_[p].rewrite_in_flight) {
-      outcome = protocol::kafka_error::coordinator_load_in_progress;
-    } else if (auto st = open_log_locked(p, now_ms); !st) {
-      outcome = protocol::kafka_error::unknown_server_error;
-    } else if (!batch.empty()) {
-      auto& ps = partitions_[p];
-      if (auto appended = ps.log->append_as_coordinator(batch, now_ms, -1); !appended) {
-        outcome = to_kafka_error(appended.error());
-      } else {
-        ps.table.add_pending(producer_id, updates);
-        if (auto flush = prepare_flush_locked(p, now_ms))
-          jobs.push_back(std::move(flush));
-      }
-    }
-  }
-  start(std::move(jobs));
-  done(outcome);
+  append_for_txn(partition_for(group), now_ms, true, [&](partition_state& ps) -> status {
+    if (batch.empty())
+      return {};
+    if (auto appended = ps.log->append_as_coordinator(batch, now_ms, -1); !appended)
+      return appended.error();
+    ps.table.add_pending(producer_id, updates);
+    return {};
+  }, std::move(done));
 }
 
 void offset_log_store::write_txn_marker(int32_t p, int64_t producer_id, int16_t producer_epoch, bool commit,
                                         int32_t coordinator_epoch, int64_t now_ms, commit_done done) {
+  protocol::txn_marker marker{commit ? protocol::control_type::commit : protocol::control_type::abort,
+                              coordinator_epoch};
+  // (A partition without a log holds nothing of the transaction: nothing to mark.)
+  append_for_txn(p, now_ms, false, [&](partition_state& ps) -> status {
+    if (auto appended = ps.log->append_txn_marker(producer_id, producer_epoch, marker, now_ms, -1); !appended)
+      return appended.error();
+    ps.table.complete_pending(producer_id, commit);
+    return {};
+  }, std::move(done));
+}
+
+void offset_log_store::append_for_txn(int32_t p, int64_t now_ms, bool create_log,
+                                      const std::function<status(partition_state&)>& append, commit_done done) {
   std::vector<blocking_job> jobs;
   auto outcome = protocol::kafka_error::none;
   {
@@ -225,17 +222,13 @@ void offset_log_store::write_txn_marker(int32_t p, int64_t producer_id, int16_t 
       outcome = protocol::kafka_error::coordinator_not_available;
     } else if (it != partitions_.end() && it->second.rewrite_in_flight) {
       outcome = protocol::kafka_error::coordinator_load_in_progress;
-    } else if (it != partitions_.end() && it->second.log) { // (no log: nothing of the transaction in it)
-      protocol::txn_marker marker{commit ? protocol::control_type::commit : protocol::control_type::abort,
-                                  coordinator_epoch};
-      auto& ps = it->second;
-      if (auto appended = ps.log->append_txn_marker(producer_id, producer_epoch, marker, now_ms, -1); !appended) {
-        outcome = to_kafka_error(appended.error());
-      } else {
-        ps.table.complete_pending(producer_id, commit);
-        if (auto flush = prepare_flush_locked(p, now_ms))
-          jobs.push_back(std::move(flush));
-      }
+    } else if (auto opened = create_log ? open_log_locked(p, now_ms) : status{}; !opened) {
+      outcome = protocol::kafka_error::unknown_server_error;
+    } else if (auto found = partitions_.find(p); found != partitions_.end() && found->second.log) {
+      if (auto st = append(found->second); !st)
+        outcome = to_kafka_error(st.error());
+      else if (auto flush = prepare_flush_locked(p, now_ms))
+        jobs.push_back(std::move(flush));
     }
   }
   start(std::move(jobs));

@@ -173,6 +173,11 @@ private:
                        std::vector<blocking_job>& jobs);
   // Partition `p`'s log, created on its first use; the mutex is held.
   status open_log_locked(int32_t p, int64_t now_ms);
+  // The steps TxnOffsetCommit and a marker share: under the mutex, unless the store is closed
+  // or `p` is being rewritten, `append` on partition `p` (its log created first if
+  // `create_log`; without a log nothing is appended); then its flush, and `done`.
+  void append_for_txn(int32_t p, int64_t now_ms, bool create_log, const std::function<status(partition_state&)>& append,
+                      commit_done done);
   blocking_job prepare_flush_locked(int32_t p, int64_t now_ms);
   void start(std::vector<blocking_job> jobs);
 

@@ -109,21 +109,37 @@ void replicated_offsets::store(const std::string& group, std::vector<cluster::of
     done(protocol::kafka_error::coordinator_not_available);
     return;
   }
-  std::optional<partition_actor> leader;
-  uint64_t generation = 0;
-  {
-    std::lock_guard<std::mutex> guard{mutex_};
-    auto it = partitions_.find(p);
-    if (!closed_ && it != partitions_.end() && it->second.leader) {
-      leader = it->second.leader;
-      generation = it->second.generation;
-    }
-  }
+  auto leader = served_leader(p);
   if (!leader) { // lost (or not yet loaded) since the group actor was asked
     done(protocol::kafka_error::not_coordinator);
     return;
   }
-  append(p, generation, *leader, std::move(updates), now_ms, std::move(done));
+  append(p, leader->second, leader->first, std::move(updates), now_ms, std::move(done));
+}
+
+template <class... Msg>
+void replicated_offsets::write_to_leader(int32_t p, uint64_t generation, partition_actor leader, const char* what,
+                                         std::function<void(cluster::offset_table&)> apply, error_mapping error_of,
+                                         commit_done done, Msg... msg) {
+  auto wait = std::chrono::milliseconds(commit_timeout_ms_) + answer_grace;
+  std::weak_ptr<replicated_offsets> weak = weak_from_this();
+  // A function-based actor ends once its only request is answered.
+  sys_.spawn([=](caf::event_based_actor* self) mutable {
+    self->request(leader, wait, msg...)
+      .then(
+        [=](produce_result&) {
+          // On the in-sync replicas: stored, also if leadership moved meanwhile (the next
+          // leader loads it from its replica).
+          if (auto store = weak.lock())
+            store->with_table(p, generation, apply);
+          done(protocol::kafka_error::none);
+        },
+        [=](caf::error& err) {
+          log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: %s not stored: %s", p, what,
+                   describe(err).c_str());
+          done(error_of(err));
+        });
+  });
 }
 
 void replicated_offsets::append(int32_t p, uint64_t generation, partition_actor leader,
@@ -133,26 +149,10 @@ void replicated_offsets::append(int32_t p, uint64_t generation, partition_actor 
     done(protocol::kafka_error::none);
     return;
   }
-  produce_request req{-1, std::move(batches), commit_timeout_ms_};
-  auto wait = std::chrono::milliseconds(commit_timeout_ms_) + answer_grace;
-  std::weak_ptr<replicated_offsets> weak = weak_from_this();
   auto shared_updates = std::make_shared<std::vector<cluster::offset_update>>(std::move(updates));
-  // A function-based actor ends once its only request is answered.
-  sys_.spawn([=](caf::event_based_actor* self) mutable {
-    self->request(leader, wait, produce_atom_v, std::move(req))
-      .then(
-        [=](produce_result&) {
-          // On the in-sync replicas: stored, also if leadership moved meanwhile (the next
-          // leader loads it from its replica).
-          if (auto store = weak.lock())
-            store->appended(p, generation, *shared_updates);
-          done(protocol::kafka_error::none);
-        },
-        [=](caf::error& err) {
-          log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: commit not stored: %s", p, describe(err).c_str());
-          done(commit_error_of(err));
-        });
-  });
+  write_to_leader(
+    p, generation, std::move(leader), "commit", [shared_updates](cluster::offset_table& t) { t.apply(*shared_updates); },
+    commit_error_of, std::move(done), produce_atom_v, produce_request{-1, std::move(batches), commit_timeout_ms_});
 }
 
 std::optional<std::pair<partition_actor, uint64_t>> replicated_offsets::served_leader(int32_t p) const {
@@ -180,24 +180,14 @@ void replicated_offsets::commit_txn(const std::string& group, int64_t producer_i
     done(protocol::kafka_error::none);
     return;
   }
-  auto wait = std::chrono::milliseconds(commit_timeout_ms_) + answer_grace;
-  std::weak_ptr<replicated_offsets> weak = weak_from_this();
-  auto [actor, generation] = *leader;
-  sys_.spawn([=, actor = actor, generation = generation](caf::event_based_actor* self) mutable {
-    self->request(actor, wait, produce_atom_v, std::move(req))
-      .then(
-        [=](produce_result&) {
-          if (auto store = weak.lock())
-            store->with_table(p, generation, [&](cluster::offset_table& t) { t.add_pending(producer_id, *updates); });
-          done(protocol::kafka_error::none);
-        },
-        [=](caf::error& err) {
-          log_line(log_level::warn, log_component::groups, "__consumer_offsets-%d: transactional commit not stored: %s", p,
-                   describe(err).c_str());
-          auto code = to_kafka_error(err);
-          done(code == protocol::kafka_error::invalid_producer_epoch ? code : commit_error_of(err));
-        });
-  });
+  auto error_of = [](const caf::error& err) { // a fenced producer is told so
+    auto code = to_kafka_error(err);
+    return code == protocol::kafka_error::invalid_producer_epoch ? code : commit_error_of(err);
+  };
+  write_to_leader(
+    p, leader->second, leader->first, "transactional commit",
+    [updates, producer_id](cluster::offset_table& t) { t.add_pending(producer_id, *updates); }, error_of,
+    std::move(done), produce_atom_v, std::move(req));
 }
 
 void replicated_offsets::write_txn_marker(int32_t p, int64_t producer_id, int16_t producer_epoch, bool commit,
@@ -207,20 +197,11 @@ void replicated_offsets::write_txn_marker(int32_t p, int64_t producer_id, int16_
     done(protocol::kafka_error::not_leader_or_follower);
     return;
   }
-  txn_marker_request req{producer_id, producer_epoch, commit, coordinator_epoch, commit_timeout_ms_};
-  auto wait = std::chrono::milliseconds(commit_timeout_ms_) + answer_grace;
-  std::weak_ptr<replicated_offsets> weak = weak_from_this();
-  auto [actor, generation] = *leader;
-  sys_.spawn([=, actor = actor, generation = generation](caf::event_based_actor* self) mutable {
-    self->request(actor, wait, txn_marker_atom_v, req)
-      .then(
-        [=](produce_result&) {
-          if (auto store = weak.lock())
-            store->with_table(p, generation, [&](cluster::offset_table& t) { t.complete_pending(producer_id, commit); });
-          done(protocol::kafka_error::none);
-        },
-        [=](caf::error& err) { done(to_kafka_error(err)); });
-  });
+  write_to_leader(
+    p, leader->second, leader->first, "transaction marker",
+    [producer_id, commit](cluster::offset_table& t) { t.complete_pending(producer_id, commit); },
+    [](const caf::error& err) { return to_kafka_error(err); }, std::move(done), txn_marker_atom_v,
+    txn_marker_request{producer_id, producer_epoch, commit, coordinator_epoch, commit_timeout_ms_});
 }
 
 void replicated_offsets::with_table(int32_t p, uint64_t generation, const std::function<void(cluster::offset_table&)>& f) {
@@ -228,13 +209,6 @@ void replicated_offsets::with_table(int32_t p, uint64_t generation, const std::f
   auto it = partitions_.find(p);
   if (it != partitions_.end() && it->second.generation == generation)
     f(it->second.table);
-}
-
-void replicated_offsets::appended(int32_t p, uint64_t generation, const std::vector<cluster::offset_update>& updates) {
-  std::lock_guard<std::mutex> guard{mutex_};
-  auto it = partitions_.find(p);
-  if (it != partitions_.end() && it->second.generation == generation)
-    it->second.table.apply(updates);
 }
 
 std::vector<group_offset> replicated_offsets::fetch(const std::string& group, const group_offset_query& query) const {

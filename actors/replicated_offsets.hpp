@@ -111,7 +111,14 @@ private:
   // (if the generation still holds), then calls done.
   void append(int32_t p, uint64_t generation, partition_actor leader, std::vector<cluster::offset_update> updates,
               int64_t now_ms, commit_done done);
-  void appended(int32_t p, uint64_t generation, const std::vector<cluster::offset_update>& updates);
+  using error_mapping = std::function<protocol::kafka_error(const caf::error&)>;
+  // Sends `msg` to partition `p`'s leader from a short-lived actor; once the in-sync replicas
+  // have it, `apply` runs on the table if the generation still holds; then `done` (a failure
+  // answers `error_of` of it). `what` names it in the log.
+  template <class... Msg>
+  void write_to_leader(int32_t p, uint64_t generation, partition_actor leader, const char* what,
+                       std::function<void(cluster::offset_table&)> apply, error_mapping error_of, commit_done done,
+                       Msg... msg);
   // The leader of served partition `p` and its generation.
   std::optional<std::pair<partition_actor, uint64_t>> served_leader(int32_t p) const;
   // Calls `f` with `p`'s table if the generation still holds.
