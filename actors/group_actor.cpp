@@ -254,6 +254,19 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
       });
       return promise;
     },
+    [=](txn_offset_commit_atom, txn_offset_commit& commit) -> caf::result<void> {
+      // TxnOffsetCommit v0-2: no membership check (KIP-447's v3 adds one); the producer's
+      // epoch is checked where the batch is written.
+      caf::response_promise promise = self->make_response_promise();
+      self->state.offsets->commit_txn(commit.producer_id, commit.producer_epoch, std::move(commit.offsets),
+                                      now_ms(self), [promise](protocol::kafka_error e) mutable {
+                                        if (e == protocol::kafka_error::none)
+                                          promise.deliver(caf::unit);
+                                        else
+                                          promise.deliver(caf::make_error(e));
+                                      });
+      return promise;
+    },
     [=](fetch_offsets_atom, const group_offset_query& query) -> caf::result<std::vector<group_offset>> {
       auto promise = self->make_response_promise<std::vector<group_offset>>();
       self->state.offsets->fetch(query, [promise](std::vector<group_offset> found) mutable {

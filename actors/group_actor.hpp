@@ -74,6 +74,19 @@ typename Inspector::result_type inspect(Inspector& f, group_offset_commit& x) {
   return f(caf::meta::type_name("group_offset_commit"), x.member_id, instance, x.generation, x.offsets);
 }
 
+/// TxnOffsetCommit (v0-2) from cafka's producer: `offsets` pending in the producer's
+/// transaction until its marker (offsets_store::commit_txn).
+struct txn_offset_commit {
+  int64_t producer_id = -1;
+  int16_t producer_epoch = -1;
+  std::vector<group_offset> offsets;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, txn_offset_commit& x) {
+  return f(caf::meta::type_name("txn_offset_commit"), x.producer_id, x.producer_epoch, x.offsets);
+}
+
 /// OffsetDelete's answer: a group error, or each partition asked for with its error.
 struct group_offsets_deleted {
   protocol::kafka_error group_error = protocol::kafka_error::none;
@@ -106,6 +119,8 @@ using group_actor = caf::typed_actor<
   caf::replies_to<describe_atom>::with<cluster::group_description>,
   /// OffsetCommit: an empty reply once stored, or the Kafka error for every partition.
   caf::replies_to<commit_offsets_atom, group_offset_commit>::with<void>,
+  /// TxnOffsetCommit: an empty reply once the pending commit is stored, or the Kafka error.
+  caf::replies_to<txn_offset_commit_atom, txn_offset_commit>::with<void>,
   /// OffsetFetch: the committed offsets among those asked for (see group_offset_store).
   caf::replies_to<fetch_offsets_atom, group_offset_query>::with<std::vector<group_offset>>,
   /// DeleteGroups: removes an Empty group's offsets, answers none and stops (the caller then

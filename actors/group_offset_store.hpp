@@ -40,6 +40,11 @@ public:
   /// `done` with none, or the error that kept all of them from being stored.
   virtual void commit(std::vector<group_offset> offsets, int64_t now_ms, commit_done done) = 0;
 
+  /// TxnOffsetCommit: `offsets` pending in the transaction of `producer_id` (at
+  /// `producer_epoch`) until its marker; `done` as commit does.
+  virtual void commit_txn(int64_t producer_id, int16_t producer_epoch, std::vector<group_offset> offsets,
+                          int64_t now_ms, commit_done done) = 0;
+
   /// Removes the committed offsets of `partitions`, then calls `done` as commit does.
   virtual void remove(std::vector<storage::topic_partition> partitions, int64_t now_ms, commit_done done) = 0;
 

@@ -12,6 +12,11 @@ void memory_group_offsets::commit(std::vector<group_offset> offsets, int64_t, co
   done(protocol::kafka_error::none);
 }
 
+// A map has no transactions to keep commits pending in: refused, not applied at once.
+void memory_group_offsets::commit_txn(int64_t, int16_t, std::vector<group_offset>, int64_t, commit_done done) {
+  done(protocol::kafka_error::coordinator_not_available);
+}
+
 void memory_group_offsets::remove(std::vector<storage::topic_partition> partitions, int64_t, commit_done done) {
   for (auto& tp : partitions)
     offsets_.erase(tp);

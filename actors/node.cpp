@@ -390,7 +390,7 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
                                                n.views, n.cluster_offsets,
                                                std::make_shared<cluster::replication_throttle>(
                                                  cfg.quota_window_num, cfg.quota_window_size_seconds * 1000LL),
-                                               n.metrics, connections, n.txn_coordinator, offsets});
+                                               n.metrics, connections, n.txn_coordinator, n.producer_ids, offsets});
   for (auto& l : n.listeners)
     attach_node(l, n.actor);
   n.cleaner = spawn_retention_cleaner(

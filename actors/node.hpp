@@ -70,6 +70,8 @@ struct node_context {
   /// The transaction coordinator (actors/txn_coordinator.hpp): told which __transaction_state
   /// partitions this node leads.
   caf::actor txn_coordinator;
+  /// Hands out the producer ids of cafka's idempotent producer (actors/producer_id_issuer.hpp).
+  caf::actor producer_ids;
   /// Every group's committed offsets (offsets above in a cluster, the node's offset_log_store
   /// on a single node): transaction markers for __consumer_offsets partitions go there.
   std::shared_ptr<offsets_store> offset_store;

@@ -575,6 +575,8 @@ node_actor::behavior_type node_behavior(self_ptr self, node_context ctx) {
     [=](find_txn_coordinator_atom, const std::string& transactional_id) {
       return find_txn_coordinator(self, transactional_id);
     },
+    [=](init_producer_id_atom, producer_id_request& req) { return init_producer_id(self, req); },
+    [=](txn_request_atom, txn_request& req) { return change_transaction(self, req); },
     [=](txn_marker_atom, const topic_partition& tp, const txn_marker_request& req) {
       return write_txn_marker(self, tp, req, true);
     },

@@ -22,6 +22,7 @@
 #include "actors/group_actor.hpp"
 #include "actors/messages.hpp"
 #include "actors/partition_actor.hpp"
+#include "actors/producer_messages.hpp"
 #include "actors/replication_messages.hpp"
 #include "metrics/broker_report.hpp"
 #include "protocol/wire/configs.hpp"
@@ -127,6 +128,12 @@ using node_actor = caf::typed_actor<
   /// else relayed to the broker that leads it (forwarded: from another broker, not relayed again).
   caf::replies_to<txn_marker_atom, topic_partition, txn_marker_request>::with<produce_result>,
   caf::replies_to<txn_marker_atom, topic_partition, txn_marker_request, forwarded_atom>::with<produce_result>,
+  /// cafka's producer: InitProducerId (with a transactional id: answered by this broker's
+  /// transaction coordinator, NOT_COORDINATOR if the id is not coordinated here).
+  caf::replies_to<init_producer_id_atom, producer_id_request>::with<producer_id_answer>,
+  /// cafka's transactional producer: AddPartitionsToTxn / AddOffsetsToTxn / EndTxn, answered
+  /// with a Kafka error code by this broker's transaction coordinator.
+  caf::replies_to<txn_request_atom, txn_request>::with<int16_t>,
   /// The ids of the groups this node coordinates (with members or committed offsets).
   caf::replies_to<list_groups_atom>::with<std::vector<std::string>>,
   /// Closes every partition actor and stops (only from this process). The logs are then

@@ -140,6 +140,10 @@ void create_txn_topic_alone(self_ptr self);
 /// (this broker on a single node); coordinator_not_available while the topic is created
 /// (its first lookup creates it) or the partition has no live leader.
 caf::result<broker_info> find_txn_coordinator(self_ptr self, const std::string& transactional_id);
+/// cafka's producer: InitProducerId (an idempotent producer's id, or a transactional id's
+/// from this broker's coordinator) and AddPartitionsToTxn / AddOffsetsToTxn / EndTxn.
+caf::result<producer_id_answer> init_producer_id(self_ptr self, producer_id_request& req);
+caf::result<int16_t> change_transaction(self_ptr self, txn_request& req);
 /// A transaction marker for `tp`: written by the partition's actor here, or (`may_relay`)
 /// relayed to the broker leading it.
 caf::result<produce_result> write_txn_marker(self_ptr self, const topic_partition& tp, const txn_marker_request& req,

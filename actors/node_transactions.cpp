@@ -8,10 +8,12 @@
 #include "actors/node_actor_state.hpp"
 #include "actors/node_storage.hpp"
 #include "actors/offsets_store.hpp"
+#include "actors/producer_id_issuer.hpp"
 #include "actors/replicated_offsets.hpp"
 #include "actors/routing_table.hpp"
 #include "actors/txn_coordinator.hpp"
 #include "cluster/group_coordinator_location.hpp"
+#include "cluster/internal_topics.hpp"
 #include "cluster/offset_records.hpp"
 #include "cluster/txn_metadata.hpp"
 
@@ -73,6 +75,78 @@ caf::result<broker_info> find_txn_coordinator(self_ptr self, const std::string& 
   if (!where.available())
     return unavailable("the transactional id's partition of __transaction_state has no live leader");
   return broker_info{where.broker->id, where.broker->host, where.broker->kafka_port, where.broker->caf_port};
+}
+
+namespace {
+
+constexpr auto coordinator_timeout = std::chrono::seconds(60);
+
+int16_t code_of(kafka_error e) { return protocol::wire_code(e); }
+
+} // namespace
+
+// As the listener's InitProducerId (kafka_serve_admin.cpp, kafka_serve_txn.cpp) answers it.
+caf::result<producer_id_answer> init_producer_id(self_ptr self, producer_id_request& req) {
+  auto& ctx = self->state.ctx;
+  auto refused = [](kafka_error e) { return producer_id_answer{code_of(e), -1, -1}; };
+  if ((req.producer_id < 0) != (req.producer_epoch < 0))
+    return refused(kafka_error::invalid_request);
+  auto rp = self->make_response_promise<producer_id_answer>();
+  auto unavailable = [rp, refused](caf::error& err) mutable {
+    log_line(log_level::info, log_component::transactions, "InitProducerId: %s", describe(err).c_str());
+    rp.deliver(refused(kafka_error::coordinator_not_available));
+  };
+  if (req.transactional_id.empty()) {
+    if (!ctx.producer_ids)
+      return refused(kafka_error::coordinator_not_available);
+    self->request(ctx.producer_ids, coordinator_timeout, next_producer_id_atom::value)
+      .then([rp](int64_t id) mutable { rp.deliver(producer_id_answer{0, id, 0}); }, unavailable);
+    return rp;
+  }
+  if (req.transactional_id.size() > static_cast<size_t>(INT16_MAX))
+    return refused(kafka_error::invalid_request);
+  if (!ctx.txn_coordinator)
+    return refused(kafka_error::coordinator_not_available);
+  txn_init_request ask{std::move(req.transactional_id), req.transaction_timeout_ms, req.producer_id,
+                       req.producer_epoch};
+  self->request(ctx.txn_coordinator, coordinator_timeout, txn_init_atom::value, std::move(ask))
+    .then([rp](txn_init_answer& a) mutable { rp.deliver(producer_id_answer{a.error_code, a.producer_id, a.producer_epoch}); },
+          unavailable);
+  return rp;
+}
+
+// As the listener's AddPartitionsToTxn / AddOffsetsToTxn / EndTxn (kafka_serve_txn.cpp).
+caf::result<int16_t> change_transaction(self_ptr self, txn_request& req) {
+  auto& ctx = self->state.ctx;
+  if (!ctx.txn_coordinator)
+    return code_of(kafka_error::coordinator_not_available);
+  txn_change_request change{txn_change_request::kind::add_partitions, std::move(req.transactional_id),
+                            req.producer_id, req.producer_epoch, {}, req.commit};
+  switch (req.what) {
+    case txn_request::kind::add_partitions:
+      for (auto& tp : req.partitions) {
+        auto exists = ctx.routes->find(tp) || ctx.routes->miss_error(tp) != kafka_error::unknown_topic_or_partition;
+        if (cluster::is_internal_topic(tp.topic) || !exists)
+          return code_of(kafka_error::unknown_topic_or_partition);
+        change.partitions[tp.topic].insert(tp.partition);
+      }
+      break;
+    case txn_request::kind::add_offsets: {
+      auto partition = ctx.offset_store ? ctx.offset_store->partition_of(req.group_id) : -1;
+      if (partition < 0)
+        return code_of(kafka_error::coordinator_not_available);
+      change.partitions[std::string{cluster::offsets_topic_name}].insert(partition);
+      break;
+    }
+    case txn_request::kind::end:
+      change.what = txn_change_request::kind::end;
+      break;
+  }
+  auto rp = self->make_response_promise<int16_t>();
+  self->request(ctx.txn_coordinator, coordinator_timeout, txn_change_atom::value, std::move(change))
+    .then([rp](int16_t code) mutable { rp.deliver(code); },
+          [rp](caf::error&) mutable { rp.deliver(code_of(kafka_error::coordinator_not_available)); });
+  return rp;
 }
 
 namespace {

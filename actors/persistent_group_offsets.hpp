@@ -22,6 +22,8 @@ public:
       : group_(std::move(group)), store_(std::move(store)), wall_ms_(std::move(wall_ms)) {}
 
   void commit(std::vector<group_offset> offsets, int64_t now_ms, commit_done done) override;
+  void commit_txn(int64_t producer_id, int16_t producer_epoch, std::vector<group_offset> offsets, int64_t now_ms,
+                  commit_done done) override;
   void remove(std::vector<storage::topic_partition> partitions, int64_t now_ms, commit_done done) override;
   void fetch(const group_offset_query& query, fetch_done done) override;
 

@@ -12,6 +12,7 @@
 #include "actors/producer_id_issuer.hpp"
 #include "cluster/txn_log.hpp"
 #include "cluster/txn_transitions.hpp"
+#include "storage/planted_bugs.hpp"
 
 namespace cafka {
 
@@ -222,6 +223,12 @@ void write_markers(self_ptr self, int32_t p, uint64_t generation, std::string id
     if (--*left == 0)
       complete(self, p, generation, id, prepared);
   };
+  if (testing::current_planted_bug() == testing::planted_bug::marker_to_one_partition) {
+    auto& [topic, partitions] = *prepared.partitions.begin();
+    *left = 1;
+    send_marker(self, p, generation, id, prepared, topic_partition{topic, *partitions.begin()}, written);
+    return;
+  }
   for (auto& [topic, partitions] : prepared.partitions)
     for (auto partition : partitions)
       send_marker(self, p, generation, id, prepared, topic_partition{topic, partition}, written);

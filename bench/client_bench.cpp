@@ -2,9 +2,10 @@
 //
 //   client_bench --bootstrap-server 127.0.0.1:9192 [--records N] [--partitions P]
 //                [--batch-size BYTES] [--rate R] [--latency-seconds S]
-//                [--api bulk|single] [--bulk-size K] [--phases produce,consume,group,latency]
+//                [--api bulk|single] [--bulk-size K] [--phases produce,consume,group,latency,exactly-once]
+//                [--transaction-records T] [--txn-producers K]
 //
-// 1. produce: N records of 100 bytes (acks=1, linger 5 ms), each with its own key
+// 1. produce: N records of 100 bytes (acks=1, so not idempotent; linger 5 ms), each with its own key
 //    (std::to_string(i)) and its own acknowledgement, to a new topic with P partitions;
 //    records/s and MB/s from the first send to the last acknowledgement. --api bulk (the
 //    default) hands the records over K at a time with producer::send(std::vector, ...),
@@ -17,6 +18,12 @@
 //    new consumer group (client::join_group, earliest, auto-commit): group_join_ms from the
 //    join to the assignment (includes the server's group.initial.rebalance.delay.ms), then
 //    records/s and MB/s from the assignment to the last record.
+// 2c. exactly-once (only when asked for in --phases): N records of 100 bytes with acks=all
+//    three ways in the same run, each to a fresh topic with P partitions: plain (idempotence
+//    off), idempotent (cafka's default), and transactional, in transactions of T records
+//    (--transaction-records, default 100) from K producers at once (--txn-producers,
+//    default 4; each has its own transactional id and its share of the records); records/s
+//    and the ratios to plain.
 // 3. latency: records sent one by one (send(record, callback)) at R records/s for S
 //    seconds (linger 0) to a fresh topic and consumed as they arrive; end-to-end latency
 //    (send -> consumer actor) p50/p99/p99.9.
@@ -29,6 +36,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -60,6 +68,8 @@ struct options {
   std::string api = "bulk";
   size_t bulk_size = 1000;
   std::string phases = "produce,consume,latency";
+  long transaction_records = 100;
+  int txn_producers = 4;
   bool has(const char* phase) const { return phases.find(phase) != std::string::npos; }
 };
 
@@ -90,6 +100,10 @@ options parse(int argc, char** argv) {
       o.bulk_size = std::stoul(v);
     else if (k == "--phases")
       o.phases = v;
+    else if (k == "--transaction-records")
+      o.transaction_records = std::stol(v);
+    else if (k == "--txn-producers")
+      o.txn_producers = std::stoi(v);
     else
       fail("unknown option " + k);
   }
@@ -97,6 +111,8 @@ options parse(int argc, char** argv) {
     fail("--api must be bulk or single");
   if (o.bulk_size == 0)
     fail("--bulk-size must be at least 1");
+  if (o.transaction_records < 1 || o.txn_producers < 1)
+    fail("--transaction-records and --txn-producers must be at least 1");
   return o;
 }
 
@@ -173,6 +189,93 @@ double percentile(std::vector<int64_t>& v, double p) {
   return static_cast<double>(v[k]);
 }
 
+// Sends `count` records from `first` to `topic` in bulk calls (acks counted); true when
+// every one was acknowledged (flushed).
+bool produce_all(client::producer& p, const std::string& topic, const std::string& value, long first, long count,
+                 size_t bulk) {
+  std::atomic<long> failed{0};
+  auto on_done = [&](size_t, const caf::expected<client::record_metadata>& md) {
+    if (!md)
+      failed.fetch_add(1, std::memory_order_relaxed);
+  };
+  for (long i = first; i < first + count;) {
+    std::vector<client::producer_record> recs;
+    auto n = std::min(static_cast<long>(bulk), first + count - i);
+    recs.reserve(static_cast<size_t>(n));
+    for (long j = 0; j < n; ++j, ++i)
+      recs.push_back(client::producer_record{topic, std::to_string(i), value, {}, std::nullopt, std::nullopt});
+    p.send(std::move(recs), on_done);
+  }
+  return !p.flush() && failed == 0;
+}
+
+// Phase 2c (see the top): records/s of plain, idempotent and transactional acks=all produce.
+void exactly_once_phase(caf::actor_system& sys, const node_actor& node, const options& opt, const std::string& topic,
+                        const std::string& value) {
+  auto timed = [&](const char* name, const std::function<void(const std::string&)>& run) {
+    auto t = topic + "-" + name;
+    create_topic(sys, node, t, opt.partitions);
+    auto t0 = clock_type::now();
+    run(t);
+    auto rate = static_cast<double>(opt.records) / std::chrono::duration<double>(clock_type::now() - t0).count();
+    std::printf("produce_%s_acks_all_records_per_s=%.0f\n", name, rate);
+    std::fflush(stdout);
+    return rate;
+  };
+  auto base = [&] {
+    client::producer_config pc;
+    pc.batch_size = opt.batch_size;
+    pc.linger = std::chrono::milliseconds(5);
+    pc.acks = -1;
+    return pc;
+  };
+  auto plain = timed("plain", [&](const std::string& t) {
+    auto pc = base();
+    pc.enable_idempotence = false;
+    client::producer p{sys, node, pc};
+    if (!produce_all(p, t, value, 0, opt.records, opt.bulk_size))
+      fail("plain produce: not every record acknowledged");
+  });
+  auto idempotent = timed("idempotent", [&](const std::string& t) {
+    client::producer p{sys, node, base()}; // idempotent by default
+    if (!produce_all(p, t, value, 0, opt.records, opt.bulk_size))
+      fail("idempotent produce: not every record acknowledged");
+  });
+  auto transactional = timed("transactional", [&](const std::string& t) {
+    std::vector<std::thread> threads;
+    std::atomic<long> failures{0};
+    auto share = opt.records / opt.txn_producers;
+    for (int k = 0; k < opt.txn_producers; ++k)
+      threads.emplace_back([&, k] {
+        auto pc = base();
+        pc.transactional_id = "bench-" + std::to_string(::getpid()) + "-" + std::to_string(k);
+        client::producer p{sys, node, pc};
+        if (p.init_transactions()) {
+          ++failures;
+          return;
+        }
+        auto first = k * share;
+        auto count = k + 1 == opt.txn_producers ? opt.records - first : share;
+        for (long done = 0; done < count; done += opt.transaction_records) {
+          auto n = std::min(opt.transaction_records, count - done);
+          if (p.begin_transaction() || !produce_all(p, t, value, first + done, n, opt.bulk_size)
+              || p.commit_transaction()) {
+            ++failures;
+            return;
+          }
+        }
+      });
+    for (auto& th : threads)
+      th.join();
+    if (failures > 0)
+      fail("transactional produce: " + std::to_string(failures.load()) + " producers failed");
+  });
+  std::printf("produce_transaction_records=%ld\nproduce_txn_producers=%d\n", opt.transaction_records,
+              opt.txn_producers);
+  std::printf("idempotent_vs_plain=%.3f\ntransactional_vs_plain=%.3f\n", idempotent / plain, transactional / plain);
+  std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -192,6 +295,7 @@ int main(int argc, char** argv) {
     client::producer_config pc;
     pc.batch_size = opt.batch_size;
     pc.linger = std::chrono::milliseconds(5);
+    pc.acks = 1; // (idempotence is then off)
     client::producer p{sys, *node, pc};
     // Every record's acknowledgement is counted (and checked for its offset).
     std::atomic<long> acked{0}, failed{0};
@@ -275,6 +379,10 @@ int main(int argc, char** argv) {
     caf::anon_send_exit(member, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(consumer, caf::exit_reason::user_shutdown);
   }
+
+  // 2c. plain, idempotent and transactional produce with acks=all
+  if (opt.has("exactly-once"))
+    exactly_once_phase(sys, *node, opt, topic, value);
 
   // 3. end-to-end latency at a fixed rate
   if (opt.has("latency")) {

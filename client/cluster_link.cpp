@@ -237,6 +237,37 @@ cluster_link_actor::behavior_type cluster_link(self_ptr self, node_actor node, l
       ask_for_group(self, lookup, self->state.all->bootstrap, true);
       return lookup->rp;
     },
+    [=](txn_coordinator_atom, std::string& transactional_id) -> caf::result<node_actor> {
+      auto rp = self->make_response_promise<node_actor>();
+      auto deadline = self->clock().now() + self->state.opts.request_timeout;
+      auto fail = [rp](caf::error& err) mutable { rp.deliver(std::move(err)); };
+      self->request(self->state.all->bootstrap, remaining(self, deadline), metadata_atom_v, metadata_request{})
+        .then(
+          [=](cluster_metadata& md) mutable {
+            auto view = routing_view::from(md);
+            self->request(self->state.all->bootstrap, remaining(self, deadline), caf::get_atom_v)
+              .then(
+                [=](node_actor& node) mutable {
+                  self->request(node, remaining(self, deadline), find_txn_coordinator_atom_v, transactional_id)
+                    .then(
+                      [=](broker_info& b) mutable {
+                        // A single broker is the bootstrap node itself (its caf.port may not
+                        // be what a client can reach it on, e.g. 0 in a test).
+                        auto ep = view.address_of(b.id);
+                        if (view.brokers.size() <= 1 || !ep) {
+                          rp.deliver(node);
+                          return;
+                        }
+                        self->request(link_to(self, b.id, *ep), remaining(self, deadline), caf::get_atom_v)
+                          .then([rp](node_actor& coordinator) mutable { rp.deliver(std::move(coordinator)); }, fail);
+                      },
+                      fail);
+                },
+                fail);
+          },
+          fail);
+      return rp;
+    },
     // The node link's internal messages: nothing to do here.
     [=](caf::connect_atom, uint64_t) {},
     [=](caf::timeout_atom, uint64_t) {},

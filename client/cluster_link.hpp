@@ -40,7 +40,10 @@ namespace cafka::client {
 
 using cluster_link_actor = node_link_actor::extend<
   /// The actor of the group, from the broker that coordinates it (one hop at most).
-  caf::replies_to<group_coordinator_atom, std::string>::with<group_actor>>;
+  caf::replies_to<group_coordinator_atom, std::string>::with<group_actor>,
+  /// The node actor of the broker that coordinates a transactional id (FindCoordinator key
+  /// type 1 asked of the bootstrap node, then that broker's link).
+  caf::replies_to<txn_coordinator_atom, std::string>::with<node_actor>>;
 
 /// Spawns a routing link; `node` and `opts` as for spawn_node_link (they make the
 /// bootstrap link).

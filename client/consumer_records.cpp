@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "actors/errors.hpp"
+#include "client/idempotence.hpp"
+#include "protocol/control_batch.hpp"
 #include "protocol/batch_header.hpp"
 #include "protocol/record_batch.hpp"
 
@@ -62,7 +64,18 @@ caf::error for_each_record(const consumer_records& recs,
                            const std::function<void(const protocol::record_view&)>& visit,
                            size_t max_uncompressed) {
   caf::error failure;
+  std::optional<aborted_filter> aborted;
+  if (!recs.aborted.empty())
+    aborted.emplace(recs.aborted);
   walk_batches(recs.batches, [&](const protocol::batch_header& h, protocol::bytes_view bytes) {
+    if (aborted) { // read_committed: the ranges need every batch, also those before fetch_offset
+      bool abort_marker = false;
+      if (h.is_control())
+        if (auto m = protocol::read_txn_marker(bytes); m && *m)
+          abort_marker = !(*m)->commits();
+      if (aborted->skip(h.base_offset, h.producer_id, h.is_transactional(), h.is_control(), abort_marker))
+        return true;
+    }
     if (h.next_offset() <= recs.fetch_offset)
       return true; // wholly before the requested offset
     if (h.is_control())

@@ -56,12 +56,15 @@ struct consumer_records {
   int64_t next_offset = 0;    ///< where the next fetch starts (after the last batch)
   int64_t high_watermark = 0; ///< the partition's log end when the fetch was answered
   std::vector<char> batches;  ///< whole v2 record batches, back to back, any codec
+  /// read_committed: the aborted transactions the batches overlap (the broker's list);
+  /// records() and for_each_record() skip their records.
+  std::vector<storage::aborted_range> aborted;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, consumer_records& x) {
   return f(caf::meta::type_name("consumer_records"), x.tp, x.fetch_offset, x.next_offset,
-           x.high_watermark, x.batches);
+           x.high_watermark, x.batches, x.aborted);
 }
 
 /// A final error of a subscription: after it the subscription has stopped (exit reason
@@ -82,7 +85,7 @@ typename Inspector::result_type inspect(Inspector& f, consumer_error& x) {
 constexpr size_t default_max_uncompressed = 64u << 20;
 
 /// The records of `recs` at or after recs.fetch_offset, in offset order; control batches
-/// (transaction markers) are skipped. Errors (category "cafka"): corrupt_message for a
+/// (transaction markers) and the batches of aborted transactions (recs.aborted) are skipped. Errors (category "cafka"): corrupt_message for a
 /// batch that fails validation (CRC, lengths) or cannot be decompressed.
 caf::expected<std::vector<protocol::decoded_record>>
 decode_records(const consumer_records& recs, size_t max_uncompressed = default_max_uncompressed);

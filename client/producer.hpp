@@ -101,6 +101,21 @@ public:
   /// 2 * timeout. Idempotent.
   void close(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
+  /// Transactions (producer_config::transactional_id; producer_actor.hpp). Each BLOCKS until
+  /// done (bounded by request_timeout / delivery_timeout) and returns the error if any:
+  ///   p.init_transactions();                 // once
+  ///   p.begin_transaction();
+  ///   p.send(...); ...
+  ///   p.send_offsets_to_transaction(offsets, "group");   // optional
+  ///   p.commit_transaction();                // or abort_transaction()
+  /// A commit that fails with an abortable error (a record failed) leaves the transaction to
+  /// abort_transaction(); PRODUCER_FENCED / INVALID_PRODUCER_EPOCH are fatal (close it).
+  caf::error init_transactions();
+  caf::error begin_transaction();
+  caf::error send_offsets_to_transaction(std::vector<group_offset> offsets, const std::string& group_id);
+  caf::error commit_transaction();
+  caf::error abort_transaction();
+
   /// The producer actor (for actors that want to send to it directly).
   producer_actor actor() const { return actor_; }
 

@@ -12,137 +12,13 @@
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
-#include "client/accumulator.hpp"
 #include "client/bootstrap.hpp"
-#include "client/cluster_link.hpp"
-#include "client/partitioner.hpp"
+#include "client/producer_actor_state.hpp"
 #include "client/same_actor.hpp"
-#include "client/send_buffer.hpp"
-#include "client/send_queue.hpp"
 
 namespace cafka::client {
 
-namespace {
-
-using clock_type = std::chrono::steady_clock;
-
-struct pending_record {
-  record_completion done;
-  clock_type::time_point deadline;
-  uint32_t bytes = 0; ///< its share of buffer_memory
-  bool open = false;
-};
-
-/// A flush waiting for the records handed in before it: those of the send buffer up to
-/// buffer_seq (once all of them have tokens, `token` is the first token after them) and
-/// those with tokens below `token`.
-struct flush_wait {
-  uint64_t buffer_seq = 0;
-  std::optional<uint64_t> token;
-  caf::typed_response_promise<bool> rp;
-};
-
-// A deque on one ring of power-of-two size: indexing is a mask, not a walk through
-// deque blocks (completions look records up by token, one by one).
-template <class T>
-class ring {
-public:
-  bool empty() const noexcept { return size_ == 0; }
-  size_t size() const noexcept { return size_; }
-  T& operator[](size_t i) noexcept { return buf_[(head_ + i) & (buf_.size() - 1)]; }
-  T& front() noexcept { return buf_[head_]; }
-  T& back() noexcept { return (*this)[size_ - 1]; }
-  void push_back(T x) {
-    if (size_ == buf_.size())
-      grow();
-    buf_[(head_ + size_) & (buf_.size() - 1)] = std::move(x);
-    ++size_;
-  }
-  void pop_front() {
-    buf_[head_] = T{};
-    head_ = (head_ + 1) & (buf_.size() - 1);
-    --size_;
-  }
-  /// Moves the elements out (in order) and leaves the ring empty.
-  std::vector<T> take_all() {
-    std::vector<T> out;
-    out.reserve(size_);
-    for (size_t i = 0; i < size_; ++i)
-      out.push_back(std::move((*this)[i]));
-    buf_.clear();
-    head_ = size_ = 0;
-    return out;
-  }
-
-private:
-  void grow() {
-    std::vector<T> bigger(std::max<size_t>(64, 2 * buf_.size()));
-    for (size_t i = 0; i < size_; ++i)
-      bigger[i] = std::move((*this)[i]);
-    buf_.swap(bigger);
-    head_ = 0;
-  }
-
-  std::vector<T> buf_;
-  size_t head_ = 0;
-  size_t size_ = 0;
-};
-
-/// How many records of a taken send_buffer are processed per message: the rest waits
-/// behind the produce answers that arrived meanwhile (a drain message to itself).
-constexpr size_t drain_chunk = 2048;
-
-struct queued_record {
-  producer_record rec;
-  uint64_t token = 0;
-};
-
-struct topic_state {
-  std::vector<partition_actor> partitions; ///< by partition; invalid = unavailable
-  std::vector<partition_actor> watched;    ///< the monitored actor of each partition
-  bool known = false;                      ///< the partition count is known
-  bool refreshing = false;                 ///< a metadata request is out
-  bool wants_refresh = false;
-  unsigned failures = 0;
-  clock_type::time_point refresh_not_before{};
-  caf::error last_error;
-  std::deque<queued_record> waiting; ///< records waiting for the first metadata
-};
-
-struct producer_state {
-  static inline const char* name = "cafka.client.producer";
-  producer_config cfg;
-  node_link_actor link;
-  record_accumulator acc;
-  std::optional<sticky_partitioner> sticky;
-  std::map<std::string, topic_state> topics;
-  std::map<topic_partition, send_queue> queues;
-  /// The records handed in, by token: pending[i] has token pending_base + i. Completed
-  /// entries are closed and dropped once they reach the front, so the front is the
-  /// oldest record not yet answered. Deadlines ascend (last_deadline).
-  ring<pending_record> pending;
-  uint64_t pending_base = 1;
-  clock_type::time_point last_deadline{};
-  /// Bytes of the pending records (bounded by cfg.buffer_memory for the send buffer).
-  size_t pending_bytes = 0;
-  /// Flushes in order; the last `unresolved_flushes` of them have no token yet.
-  std::deque<flush_wait> flushes;
-  size_t unresolved_flushes = 0;
-  uint64_t next_token = 1;
-  std::optional<clock_type::time_point> wakeup_at; ///< the earliest wakeup armed and not yet had
-  /// The facade's hand-over buffer (null for a plain producer actor) and what was taken
-  /// from it but not processed yet.
-  std::shared_ptr<send_buffer> buffer;
-  std::vector<send_chunk> inbox;
-  size_t inbox_chunk = 0;     ///< the chunk being processed (its `taken` is the next record)
-  uint64_t buffer_handled = 0; ///< records of the send buffer processed so far
-  bool drain_paused = false;   ///< buffer_memory is used up: the inbox waits for room
-  /// The topic of the previous record (topics are never erased: iterators stay valid).
-  std::map<std::string, topic_state>::iterator last_topic;
-  bool has_last_topic = false;
-};
-
-using self_ptr = producer_actor::stateful_pointer<producer_state>;
+namespace detail {
 
 // The timestamp of a record sent without one: producer_config::now_ms if set (a
 // simulation's epoch time), else the system clock.
@@ -193,6 +69,8 @@ void complete(self_ptr self, uint64_t token, const caf::expected<record_metadata
     return;
   auto done = std::move(p->done);
   p->open = false;
+  if (!res)
+    note_record_failure(st, res.error());
   st.pending_bytes -= p->bytes;
   while (!st.pending.empty() && !st.pending.front().open) {
     st.pending.pop_front();
@@ -395,6 +273,8 @@ void send_ready(self_ptr self, const topic_partition& tp, send_queue& q) {
     return;
   }
   auto part = ts.partitions[idx];
+  if (!may_send_to(self, tp))
+    return;
   auto now = self->clock().now();
   while (auto a = q.start_next(st.cfg.max_in_flight, now)) {
     if (st.cfg.acks == 0) {
@@ -450,12 +330,34 @@ void on_produce_error(self_ptr self, const topic_partition& tp, uint64_t attempt
   if (!b)
     return;
   auto now = self->clock().now();
-  if (is_retriable(err) && b->attempts <= st.cfg.retries && now < b->created + st.cfg.delivery_timeout) {
+  auto outcome = sequence_outcome::other;
+  auto retriable = is_retriable(err);
+  if (b->base_sequence >= 0) {
+    outcome = classify_produce_error(to_kafka_error(err), st.eo.transactional);
+    // Out of order behind an older batch of the partition that is still unacknowledged: that
+    // one has not been written yet (a retry of it is due), so this one is retried too.
+    if (outcome == sequence_outcome::broken && q.has_earlier(b->sequence)) {
+      outcome = sequence_outcome::other;
+      retriable = true;
+    }
+  }
+  if (outcome == sequence_outcome::duplicate) { // written before: acknowledged, offset unknown
+    auto done = q.finish(attempt);
+    caf::expected<record_metadata> md{record_metadata{tp.topic, tp.partition, -1, -1}};
+    for (size_t i = 0; i < done->tokens.size(); ++i) {
+      md->timestamp = done->timestamps[i];
+      complete(self, done->tokens[i], md);
+    }
+    st.acc.recycle(std::move(done->bytes));
+  } else if (retriable && b->attempts <= st.cfg.retries && now < b->created + st.cfg.delivery_timeout) {
     auto attempts = b->attempts;
     q.retry(attempt, now + backoff_delay(st.cfg.retry_backoff, static_cast<unsigned>(attempts - 1)));
     st.topics[tp.topic].last_error = err;
-    drop_partition(self, tp);
+    if (is_retriable(err))
+      drop_partition(self, tp);
   } else {
+    if (outcome != sequence_outcome::other)
+      on_sequence_error(self, *b, outcome);
     auto done = q.finish(attempt);
     auto final_err = is_retriable(err) && now >= done->created + st.cfg.delivery_timeout ? timed_out(err) : err;
     fail_batch(self, *done, final_err);
@@ -485,8 +387,11 @@ void expire(self_ptr self, clock_type::time_point now) {
   // the same instant, forever in simulated time (seed 5275 of the simulation runner hung).
   auto cutoff = now - st.cfg.delivery_timeout + clock_type::duration{1};
   for (auto& [tp, q] : st.queues)
-    for (auto& b : q.expire(cutoff))
+    for (auto& b : q.expire(cutoff)) {
+      if (b.base_sequence >= 0)
+        on_numbered_batch_expired(self, b);
       fail_batch(self, b, timed_out(st.topics[tp.topic].last_error));
+    }
   for (auto& b : st.acc.expire(cutoff))
     fail_batch(self, b, timed_out(st.topics[b.tp.topic].last_error));
 }
@@ -511,6 +416,8 @@ std::optional<clock_type::time_point> next_expiry(producer_state& st, clock_type
   return out;
 }
 
+// (A transactional producer's first batch of a partition that is not in the transaction yet
+// waits in its queue for AddPartitionsToTxn, send_ready(): so the queue does not accept more.)
 void update_mute(producer_state& st, const topic_partition& tp, const send_queue& q) {
   st.acc.set_muted(tp, !q.accepts(st.cfg.max_in_flight));
 }
@@ -518,6 +425,7 @@ void update_mute(producer_state& st, const topic_partition& tp, const send_queue
 void pump(self_ptr self) {
   auto& st = self->state;
   auto now = self->clock().now();
+  auto deferred_due = run_deferred(self, now);
   expire(self, now);
   // Batches that waited (for a backoff, metadata, a free slot) go first; then a partition
   // may take a new batch only if its queue accepts one (else it stays muted).
@@ -527,7 +435,9 @@ void pump(self_ptr self) {
   }
   // One batch per unmuted partition and round, until no partition has a ready batch or
   // room for it.
-  for (;;) {
+  // (An idempotent producer numbers each batch as it leaves the accumulator, so it needs its
+  // producer id first.)
+  while (ready_to_number(self)) {
     auto ready = st.acc.drain_ready(now, 1);
     if (ready.empty())
       break;
@@ -537,6 +447,8 @@ void pump(self_ptr self) {
       st.sticky->on_new_batch(b.tp.topic, b.tp.partition, static_cast<int32_t>(ts.partitions.size()));
       auto tp = b.tp;
       auto& q = st.queues[tp];
+      if (st.eo.idempotent)
+        st.eo.numbering.number(b, st.eo.who, st.eo.transactional);
       q.push(std::move(b));
       send_ready(self, tp, q);
       update_mute(st, tp, q);
@@ -551,6 +463,8 @@ void pump(self_ptr self) {
   expire_or_resume_drain(self, now);
   if (auto due = next_buffered_expiry(st))
     arm_wakeup(self, *due);
+  if (deferred_due)
+    arm_wakeup(self, *deferred_due);
   check_flushes(self);
 }
 
@@ -566,6 +480,10 @@ bool accept(self_ptr self, producer_record& rec, record_completion& done, clock_
   }
   if (rec.topic.empty()) {
     done(caf::make_error(kafka_error::invalid_topic_exception, "empty topic name"));
+    return false;
+  }
+  if (auto refused = send_refusal(st)) {
+    done(std::move(refused));
     return false;
   }
   if (!rec.timestamp)
@@ -713,7 +631,7 @@ std::optional<clock_type::time_point> next_buffered_expiry(producer_state& st) {
   return st.inbox[st.inbox_chunk].handed_in + st.cfg.delivery_timeout;
 }
 
-producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_config cfg,
+producer_actor::behavior_type producer_behavior(self_ptr self, node_actor node, producer_config cfg,
                                        std::shared_ptr<send_buffer> buffer) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
@@ -726,6 +644,8 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
       buf->close(left);
     });
   }
+  st.eo.idempotent = idempotent(st.cfg);
+  st.eo.transactional = !st.cfg.transactional_id.empty();
   st.acc = record_accumulator{accumulator_config{st.cfg.batch_size, st.cfg.linger, st.cfg.compression}};
   st.sticky.emplace(st.cfg.partitioner_seed != 0 ? st.cfg.partitioner_seed : std::random_device{}());
   link_options lo;
@@ -792,6 +712,13 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
       pump(self);
       return rp;
     },
+    [=](init_transactions_atom) { return init_transactions(self); },
+    [=](begin_txn_atom) { return begin_transaction(self); },
+    [=](send_offsets_atom, std::string& group, std::vector<group_offset>& offsets) {
+      return send_offsets(self, std::move(group), std::move(offsets));
+    },
+    [=](commit_txn_atom) { return end_transaction(self, true); },
+    [=](abort_txn_atom) { return end_transaction(self, false); },
     [=](wakeup_atom) {
       // Only the wakeup for the earliest armed time acts; the others are stale (armed for
       // a later time before an earlier one was). Acting on those too re-armed two timers
@@ -806,25 +733,25 @@ producer_actor::behavior_type producer(self_ptr self, node_actor node, producer_
   };
 }
 
-} // namespace
+} // namespace detail
 
 producer_actor spawn_producer(caf::actor_system& sys, producer_config cfg) {
   if (auto err = validate(cfg, true))
     throw std::invalid_argument(describe(err));
-  return sys.spawn(producer, node_actor{}, std::move(cfg), std::shared_ptr<send_buffer>{});
+  return sys.spawn(detail::producer_behavior, node_actor{}, std::move(cfg), std::shared_ptr<send_buffer>{});
 }
 
 producer_actor spawn_producer(caf::actor_system& sys, node_actor node, producer_config cfg) {
   if (auto err = validate(cfg, false))
     throw std::invalid_argument(describe(err));
-  return sys.spawn(producer, std::move(node), std::move(cfg), std::shared_ptr<send_buffer>{});
+  return sys.spawn(detail::producer_behavior, std::move(node), std::move(cfg), std::shared_ptr<send_buffer>{});
 }
 
 producer_actor spawn_producer(caf::actor_system& sys, node_actor node, producer_config cfg,
                               std::shared_ptr<send_buffer> buffer) {
   if (auto err = validate(cfg, !node))
     throw std::invalid_argument(describe(err));
-  return sys.spawn(producer, std::move(node), std::move(cfg), std::move(buffer));
+  return sys.spawn(detail::producer_behavior, std::move(node), std::move(cfg), std::move(buffer));
 }
 
 } // namespace cafka::client

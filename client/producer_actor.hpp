@@ -29,8 +29,29 @@
 // stale proxies) and sends it again after a backoff, up to `retries` times and within
 // delivery_timeout. Other errors (message_too_large, invalid_topic_exception,
 // unknown_topic_or_partition with auto-creation off, ...) fail the batch's records with
-// that typed error. Delivery is at least once: a batch whose answer was lost may be
-// appended twice.
+// that typed error.
+//
+// Idempotence (producer_config::enable_idempotence, on by default with acks=-1): before
+// its first batch the producer gets a producer id from the node (init_producer_id_atom);
+// each batch is numbered when it first goes out (its partition's next sequence; producer
+// id, epoch and base sequence are written into the batch header and its CRC) and keeps
+// that numbering for every retry, so a leader that already has it answers with the
+// original offset instead of appending it twice, also after a leader failover. An answer
+// that shows the numbering broke (OUT_OF_ORDER_SEQUENCE_NUMBER, UNKNOWN_PRODUCER_ID,
+// INVALID_PRODUCER_EPOCH, or a numbered batch that expired unanswered) fails that batch,
+// and the producer takes a new producer id for the batches numbered after it (Kafka's
+// clients bump the epoch instead; the effect for the partition is the same: a new
+// sequence from 0). Without idempotence delivery is at least once: a batch whose answer
+// was lost may be appended twice.
+//
+// Transactions (producer_config::transactional_id): init_transactions asks the broker
+// that coordinates the id (FindCoordinator key type 1, through the cluster link) for the
+// producer id; then records are sent only inside a transaction. A partition's first batch
+// of a transaction waits until AddPartitionsToTxn for it was answered; send_offsets adds
+// the group (AddOffsetsToTxn) and writes the offsets to the group's coordinator
+// (TxnOffsetCommit through the group actor); commit waits until every record sent in the
+// transaction is acknowledged, then EndTxn. A record that failed makes the transaction
+// abortable only (commit answers that error). Fencing errors are fatal.
 //
 // Stopping: send an exit message (the facade's close() does, after flushing); records
 // not acknowledged by then fail with caf::sec::request_receiver_down.
@@ -43,6 +64,7 @@
 // (random_device when 0).
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <caf/fwd.hpp>
@@ -74,7 +96,17 @@ using producer_actor = caf::typed_actor<
   /// before the flush is acknowledged or failed.
   caf::replies_to<caf::flush_atom>::with<bool>,
   /// Internal: linger, backoff and delivery-timeout timer.
-  caf::reacts_to<wakeup_atom>>;
+  caf::reacts_to<wakeup_atom>,
+  /// Transactions (cfg.transactional_id; see "Transactions" above). Each answers true once
+  /// done, or the error: init_transactions gets the producer id of the transactional id
+  /// (fencing its previous producer, finishing its open transaction); begin starts a
+  /// transaction; send_offsets adds a group's offsets (the next offsets to consume) to it;
+  /// commit flushes, then commits; abort waits for what is in flight, then aborts.
+  caf::replies_to<init_transactions_atom>::with<bool>,
+  caf::replies_to<begin_txn_atom>::with<bool>,
+  caf::replies_to<send_offsets_atom, std::string, std::vector<group_offset>>::with<bool>,
+  caf::replies_to<commit_txn_atom>::with<bool>,
+  caf::replies_to<abort_txn_atom>::with<bool>>;
 
 /// Spawns a producer that connects to cfg.bootstrap_servers. Throws std::invalid_argument
 /// for an invalid config (validate()). `sys` must be configured with configure_client().

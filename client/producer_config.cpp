@@ -1,5 +1,7 @@
 #include "client/producer_config.hpp"
 
+#include <cstdint>
+
 #include <caf/make_message.hpp>
 #include <caf/sec.hpp>
 
@@ -14,7 +16,16 @@ caf::error invalid(std::string what) {
   return caf::make_error(caf::sec::invalid_argument, "producer config: " + std::move(what));
 }
 
+// The settings idempotence needs (Kafka's producer: acks=all, at most 5 in flight, retries).
+bool fits_idempotence(const producer_config& cfg) {
+  return cfg.acks == -1 && cfg.max_in_flight <= 5 && cfg.retries > 0;
+}
+
 } // namespace
+
+bool idempotent(const producer_config& cfg) {
+  return !cfg.transactional_id.empty() || cfg.enable_idempotence.value_or(fits_idempotence(cfg));
+}
 
 caf::error validate(const producer_config& cfg, bool need_bootstrap) {
   if (need_bootstrap || !cfg.bootstrap_servers.empty()) {
@@ -43,6 +54,13 @@ caf::error validate(const producer_config& cfg, bool need_bootstrap) {
     return invalid("max_request_size must be at least 1");
   if (cfg.buffer_memory == 0)
     return invalid("buffer_memory must be at least 1");
+  if (!cfg.transactional_id.empty() && cfg.enable_idempotence == false)
+    return invalid("transactional_id requires enable_idempotence");
+  if (idempotent(cfg) && !fits_idempotence(cfg))
+    return invalid("enable_idempotence (or a transactional_id) requires acks -1, max_in_flight at most 5 and "
+                   "retries above 0");
+  if (cfg.transaction_timeout.count() <= 0 || cfg.transaction_timeout.count() > INT32_MAX)
+    return invalid("transaction_timeout must be positive (and fit 32 bits of milliseconds)");
   return caf::error{};
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <caf/error.hpp>
@@ -22,11 +23,11 @@ struct producer_config {
   size_t batch_size = 16384;
   /// linger.ms: ... or once its first record is this old.
   std::chrono::milliseconds linger{5};
-  /// acks: 1 = the leader answers once the batch is in its operating system (the record
-  /// gets its offset); -1 (all) = once every in-sync replica has it, refused with
-  /// NOT_ENOUGH_REPLICAS (retried) while fewer than min.insync.replicas are in sync;
-  /// 0 = nobody waits for an answer (offset -1, no retries).
-  int16_t acks = 1;
+  /// acks: -1 (all, the default as in Kafka 3.0+) = once every in-sync replica has it,
+  /// refused with NOT_ENOUGH_REPLICAS (retried) while fewer than min.insync.replicas are in
+  /// sync; 1 = the leader answers once the batch is in its operating system (the record
+  /// gets its offset); 0 = nobody waits for an answer (offset -1, no retries).
+  int16_t acks = -1;
   /// compression.type: none, gzip, snappy, lz4 or zstd (Kafka's formats, protocol/compression.hpp).
   protocol::compression_codec compression = protocol::compression_codec::none;
   /// retries: how often a batch is sent again after a retriable error (retry.hpp).
@@ -49,6 +50,17 @@ struct producer_config {
   /// (send() still never blocks: that buffer is not bounded), and their delivery_timeout
   /// counts from send(). Records sent to the actor in messages are always taken.
   size_t buffer_memory = 32u << 20;
+  /// enable.idempotence: the producer gets a producer id (InitProducerId) and numbers its
+  /// batches per partition, so the leader drops a retried batch it already has and the
+  /// partition keeps the producer's order (up to 5 in flight). Unset (the default): on unless
+  /// the settings conflict with it (acks other than -1, max_in_flight above 5, retries 0),
+  /// as Kafka 3.2+ decides; true with such settings is a config error.
+  std::optional<bool> enable_idempotence;
+  /// transactional.id: a transactional producer (implies idempotence): init_transactions()
+  /// before anything is sent, then every record is sent inside begin/commit or abort.
+  std::string transactional_id;
+  /// transaction.timeout.ms: the coordinator aborts a transaction open longer.
+  std::chrono::milliseconds transaction_timeout{60000};
   /// Whether metadata requests may create unknown topics (the broker's
   /// auto.create.topics.enable decides too).
   bool allow_auto_create_topics = true;
@@ -62,6 +74,9 @@ struct producer_config {
   /// producer actor. (Not a Kafka config; not read from configuration files.)
   std::function<int64_t()> now_ms;
 };
+
+/// Whether a producer with `cfg` (valid) is idempotent.
+bool idempotent(const producer_config& cfg);
 
 /// The first problem with `cfg` (caf::sec::invalid_argument, with the setting named), or
 /// none. `need_bootstrap`: bootstrap_servers must be given (and parse).

@@ -87,4 +87,14 @@ std::vector<sealed_batch> send_queue::take_all() {
   return out;
 }
 
+bool send_queue::has_earlier(uint64_t sequence) const {
+  for (auto& b : waiting_)
+    if (b.sequence < sequence)
+      return true;
+  for (auto& [id, b] : in_flight_)
+    if (b.sequence < sequence)
+      return true;
+  return false;
+}
+
 } // namespace cafka::client

@@ -57,6 +57,11 @@ public:
   /// batch waits.
   std::optional<steady_time> oldest_waiting() const;
 
+  /// Whether a batch created before the one with `sequence` is still here (waiting or in
+  /// flight): an idempotent producer's OUT_OF_ORDER_SEQUENCE_NUMBER then only means that
+  /// batch has not arrived yet, and is retried.
+  bool has_earlier(uint64_t sequence) const;
+
   /// Removes everything, waiting and in flight.
   std::vector<sealed_batch> take_all();
 

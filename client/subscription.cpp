@@ -245,6 +245,7 @@ void fetch(self_ptr self) {
   auto epoch = st.epoch;
   fetch_request req{st.position, st.opts.max_bytes, st.opts.min_bytes,
                     static_cast<int32_t>(st.opts.max_wait.count())};
+  req.read_committed = st.opts.read_committed;
   self->request(st.part, st.opts.max_wait + st.opts.request_timeout, fetch_atom_v, req)
     .then(
       [=](fetch_result& r) {
@@ -265,7 +266,7 @@ void fetch(self_ptr self) {
           return;
         }
         r.records.resize(complete_batches_size(r.records));
-        consumer_records recs{st.tp, st.position, *next, r.high_watermark, std::move(r.records)};
+        consumer_records recs{st.tp, st.position, *next, r.high_watermark, std::move(r.records), std::move(r.aborted)};
         st.position = *next;
         deliver(self, std::move(recs));
       },

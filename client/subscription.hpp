@@ -77,6 +77,10 @@ struct fetch_options {
   std::chrono::milliseconds unknown_topic_timeout{5000};
   /// Where to reconnect ("host:port[,...]"); empty: where `node`'s connection goes.
   std::string bootstrap;
+  /// isolation.level=read_committed: fetch only up to the last stable offset, and the
+  /// records of aborted transactions are skipped (consumer_records::aborted). Default:
+  /// read_uncommitted, as Kafka's.
+  bool read_committed = false;
 };
 
 using subscription = caf::typed_actor<

@@ -2,6 +2,7 @@
 #include "sim/invariants.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace cafka::sim {
@@ -74,6 +75,25 @@ void check_deliveries(const run_observations& obs, std::vector<std::string>& out
                       " but no member got offset " + std::to_string(o));
         break;
       }
+  }
+}
+
+// A value of an idempotent producer is in its partition's log at most once.
+void check_duplicates(const run_observations& obs, std::vector<std::string>& out) {
+  if (obs.idempotent_values.empty())
+    return;
+  for (auto& [tp, r] : obs.reads) {
+    std::map<std::string, int64_t> first; // value -> first offset
+    for (auto& rec : r.records) {
+      if (!rec.value || obs.idempotent_values.count(*rec.value) == 0)
+        continue;
+      auto [it, fresh] = first.emplace(*rec.value, rec.offset);
+      if (!fresh) {
+        out.push_back("duplicated: " + name(tp) + " holds " + show(rec.value) + " at " + std::to_string(it->second)
+                      + " and again at " + std::to_string(rec.offset) + " (an idempotent producer's send)");
+        break; // one line per partition
+      }
+    }
   }
 }
 
@@ -219,6 +239,7 @@ std::vector<std::string> check_invariants(const run_observations& obs) {
   }
 
   check_order(obs, out);
+  check_duplicates(obs, out);
   check_deliveries(obs, out);
   check_replicas(obs, out);
 

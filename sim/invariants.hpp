@@ -32,6 +32,9 @@
 //   holds the only copy, but a process crash keeps it and unclean election is off) and
 //   every record of replication factor 1 are checked through every crash, stop, cut and
 //   pause unless an exposure followed them (with log.flush.interval.messages=1 there is none);
+// - none duplicated (idempotent producers, issue 17): a value an idempotent producer sent is
+//   read back at most once in its partition, whatever retries drops, cuts and leader
+//   failovers caused (acknowledged or not: a failed send may still have been written once);
 // - order kept: two checked records of one producer and partition lie in the order it sent them;
 // - each partition read from offset 0 to its high watermark has dense, increasing offsets
 //   (0, 1, 2, ...) and ends at the high watermark;
@@ -149,6 +152,8 @@ struct run_observations {
   /// Every replica's final log, per partition (empty: not read; no replica check).
   std::map<partition_key, std::vector<replica_contents>> replicas;
   std::vector<controller_sighting> controllers;
+  /// The values sent by idempotent producers (each at most once in the log).
+  std::set<std::string> idempotent_values;
 };
 
 /// True if `tp` was exposed at or after `t_ms`.

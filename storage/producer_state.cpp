@@ -7,6 +7,7 @@
 #include "protocol/crc32c.hpp"
 #include "protocol/endian.hpp"
 #include "storage/errc.hpp"
+#include "storage/planted_bugs.hpp"
 
 namespace cafka::storage {
 
@@ -62,8 +63,11 @@ producer_verdict producer_state::check(const protocol::batch_header& h) const {
   if (h.producer_epoch == e.epoch) {
     int32_t last = last_sequence(h);
     for (auto& b : e.batches)
-      if (b.first_seq == h.base_sequence && b.last_seq == last)
+      if (b.first_seq == h.base_sequence && b.last_seq == last) {
+        if (testing::current_planted_bug() == testing::planted_bug::append_duplicates)
+          return {};
         return {producer_check::duplicate, b};
+      }
   }
   if (h.producer_epoch < e.epoch)
     return {producer_check::invalid_producer_epoch, {}};

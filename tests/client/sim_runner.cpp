@@ -479,6 +479,7 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
   auto& sys = c.client();
   auto log = std::make_shared<send_log>();
   std::vector<client::producer_actor> producers;
+  std::vector<bool> idempotent;
   std::vector<caf::actor> senders;
   for (int p = 0; p < plan.producers; ++p) {
     client::producer_config pc;
@@ -487,6 +488,7 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
     pc.retries = 1000; // bounded by the delivery timeout
     pc.delivery_timeout = 120s;
     pc.partitioner_seed = plan.seed + uint64_t(p) + 1;
+    idempotent.push_back(client::idempotent(pc)); // acks=all: on by default
     producers.push_back(client::spawn_producer(sys, pc));
     senders.push_back(spawn_sender(sys, c, producers.back(), p, log));
   }
@@ -547,6 +549,9 @@ sim_run_result run_sim_plan(const sim::scenario_plan& plan) {
 
   // Which acknowledged records the invariants may not ask for (sim/invariants.hpp).
   obs.acked = log->acked;
+  for (auto& x : plan.sends)
+    if (idempotent[size_t(x.producer)])
+      obs.idempotent_values.insert(x.value);
   for (auto& [tp, times] : obs.exposures)
     if (!times.empty())
       obs.lossy.insert(tp);

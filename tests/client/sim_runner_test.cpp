@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "sim/scenario.hpp"
+#include "storage/planted_bugs.hpp"
 #include "sim_runner.hpp"
 
 using namespace cafka;
@@ -120,6 +121,31 @@ BOOST_AUTO_TEST_CASE(random_seeds) {
       break; // the first failing seed is the report
   BOOST_TEST(ran == count, "stopped at seed " << first + ran);
   BOOST_TEST_MESSAGE("sim_runner: ran seeds " << first << ".." << first + ran - (ran == count ? 1 : 0));
+}
+
+// Issue 17's planted bug: leaders append an idempotent producer's retried batch again. The
+// "none duplicated" invariant must catch it within a bounded number of seeds (a retry of a
+// written batch needs a lost answer: a drop, a cut or a crash at the right moment).
+BOOST_AUTO_TEST_CASE(a_planted_bug_that_appends_duplicates_is_found) {
+  if (seed_argument())
+    return;
+  struct unplant {
+    ~unplant() { cafka::testing::plant_bug(cafka::testing::planted_bug::none); }
+  } guard;
+  cafka::testing::plant_bug(cafka::testing::planted_bug::append_duplicates);
+  std::optional<uint64_t> found;
+  std::string violation;
+  for (uint64_t seed = 1; seed <= 200 && !found; ++seed) {
+    auto res = client_test::run_sim_plan(sim::make_plan(seed, plan_options()));
+    for (auto& v : res.violations)
+      if (v.rfind("duplicated: ", 0) == 0) {
+        found = seed;
+        violation = v;
+        break;
+      }
+  }
+  BOOST_TEST(found.has_value(), "no seed of 1..200 found the planted duplicate appends");
+  BOOST_TEST_MESSAGE("planted duplicates found by seed " << found.value_or(0) << ": " << violation);
 }
 
 BOOST_AUTO_TEST_CASE(given_seed) {

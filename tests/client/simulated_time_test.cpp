@@ -94,6 +94,7 @@ struct simulated_time_fixture {
 
   producer_actor spawn(producer_config pc) {
     pc.now_ms = [this] { return epoch_ms; };
+    pc.enable_idempotence = false; // the scripted node hands out no producer ids
     return spawn_producer(sys, caf::actor_cast<node_actor>(node), std::move(pc));
   }
 

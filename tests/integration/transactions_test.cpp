@@ -7,17 +7,27 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <signal.h>
+
+#include <atomic>
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <random>
+#include <set>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "client/producer.hpp"
 #include "cluster/txn_log.hpp"
 #include "tests/integration/cluster_fixture.hpp"
 #include "tests/integration/kafka_endpoint.hpp"
+#include "tests/integration/native_client.hpp"
 
 using namespace std::chrono_literals;
 
@@ -69,9 +79,11 @@ void produce(rd_kafka_t* rk, const std::string& topic, const std::string& prefix
   BOOST_REQUIRE_MESSAGE(rd_kafka_flush(rk, 60'000) == RD_KAFKA_RESP_ERR_NO_ERROR, "flush: not every record acknowledged");
 }
 
-// How many records of each prefix a consumer at `isolation` reads from the beginning of every
-// partition up to its end (for read_committed: the last stable offset).
-std::map<std::string, int> read_all(const std::string& bootstrap, const std::string& topic, const char* isolation) {
+// How many records of each prefix (`whole_values`: of each value) a consumer at `isolation`
+// reads from the beginning of every partition up to its end (for read_committed: the last
+// stable offset).
+std::map<std::string, int> read_all(const std::string& bootstrap, const std::string& topic, const char* isolation,
+                                    bool whole_values = false) {
   auto* rk = make_client(RD_KAFKA_CONSUMER, {{"bootstrap.servers", bootstrap},
                                              {"group.id", std::string{"txn-reader-"} + isolation},
                                              {"isolation.level", isolation},
@@ -95,7 +107,7 @@ std::map<std::string, int> read_all(const std::string& bootstrap, const std::str
       BOOST_ERROR("consume: " << rd_kafka_message_errstr(m));
     } else {
       std::string value{static_cast<const char*>(m->payload), m->len};
-      ++seen[value.substr(0, value.find('-'))];
+      ++seen[whole_values ? value : value.substr(0, value.find('-'))];
     }
     rd_kafka_message_destroy(m);
   }
@@ -310,6 +322,142 @@ BOOST_AUTO_TEST_CASE(transactions_survive_kill_9_of_their_coordinator) {
     BOOST_TEST(seen["c" + std::to_string(round)] == 60, "transaction c" << round);
     BOOST_TEST(seen.count("a" + std::to_string(round)) == 0u, "aborted transaction a" << round << " read");
   }
+}
+
+// examples/exactly_once_pipeline.cpp (cafka's transactional producer and group member) is
+// killed with SIGKILL at random moments over 20 rounds while input keeps arriving, and one
+// broker of the three is killed as well; then it runs to the end. A read_committed reader
+// (librdkafka) of the output sees each input record's output exactly once. The kill moments
+// come from std::mt19937 with the printed seed (CAFKA_PIPELINE_SEED repeats a run).
+BOOST_AUTO_TEST_CASE(the_exactly_once_pipeline_survives_kill_9_of_itself_and_of_a_broker) {
+  cafka::test::cluster_fixture c{3, 6000,
+                                 {"transaction.state.log.num.partitions=3", "offsets.topic.num.partitions=3",
+                                  "group.min.session.timeout.ms=1000"}};
+  for (auto* topic : {"pipeline-in", "pipeline-out"}) {
+    auto created = c.create_topic(1, topic, partitions, 3, {"min.insync.replicas=2"});
+    BOOST_REQUIRE_MESSAGE(created.code == 0, created.out + created.err);
+  }
+  auto caf_bootstrap = [&] {
+    std::string out;
+    for (auto b : c.running_ids())
+      out += (out.empty() ? "" : ",") + c.caf_address(b);
+    return out;
+  };
+  auto seed = std::random_device{}();
+  if (auto s = std::getenv("CAFKA_PIPELINE_SEED"))
+    seed = static_cast<unsigned>(std::stoul(s));
+  BOOST_TEST_MESSAGE("exactly_once_pipeline: kill moments from std::mt19937 seed " << seed << " (CAFKA_PIPELINE_SEED)");
+  std::printf("exactly_once_pipeline: seed %u (CAFKA_PIPELINE_SEED)\n", seed);
+  std::mt19937 rng{seed};
+
+  // The input: "word-<i>" records, written all along by cafka's (idempotent) producer.
+  cafka::test::client_system client;
+  std::mutex mtx;
+  std::set<std::string> acked, unsure; // unsure: failed, so maybe written, maybe not
+  std::atomic<bool> stop_input{false};
+  std::atomic<int> sent{0};
+  cafka::client::producer_config pc;
+  pc.bootstrap_servers = caf_bootstrap();
+  pc.linger = 5ms;
+  cafka::client::producer input{client.sys, pc};
+  std::thread writer{[&] {
+    while (!stop_input.load()) {
+      for (int k = 0; k < 20; ++k) {
+        auto value = "word-" + std::to_string(sent++);
+        input.send(cafka::client::producer_record{"pipeline-in", value, value, {}, std::nullopt, std::nullopt},
+                   [&, value](caf::expected<cafka::client::record_metadata> md) {
+                     std::lock_guard<std::mutex> guard{mtx};
+                     (md ? acked : unsure).insert(value);
+                   });
+      }
+      std::this_thread::sleep_for(100ms);
+    }
+  }};
+
+  const std::string pipeline_bin = CAFKA_BINARY_DIR "/bin/cafka-example-exactly-once-pipeline";
+  auto pipeline_args = [&] {
+    return std::vector<std::string>{pipeline_bin, "--bootstrap-server=" + caf_bootstrap(), "--input=pipeline-in",
+                                    "--output=pipeline-out", "--group=pipeline", "--transactional-id=pipeline-1",
+                                    "--session-timeout-ms=2000"};
+  };
+  std::uniform_int_distribution<int> delay_ms{500, 8000};
+  std::uniform_int_distribution<int32_t> broker{1, 3};
+  constexpr int rounds = 20;
+  const int broker_round = std::uniform_int_distribution<int>{3, rounds - 3}(rng);
+  for (int round = 0; round < rounds; ++round) {
+    auto delay = std::chrono::milliseconds(delay_ms(rng));
+    cafka::test::child pipeline{pipeline_args()};
+    std::this_thread::sleep_for(delay);
+    if (round == broker_round) {
+      auto victim = broker(rng);
+      BOOST_TEST_MESSAGE("round " << round << ": kill -9 of broker " << victim);
+      c.kill(victim);
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
+    }
+    auto pid = pipeline.pid();
+    BOOST_REQUIRE_MESSAGE(pid > 0, "the pipeline did not start");
+    ::kill(pid, SIGKILL);
+    auto res = pipeline.wait(30s);
+    auto committed = 0;
+    for (auto& line : cafka::test::lines(res.out))
+      committed += line.rfind("committed ", 0) == 0 ? 1 : 0;
+    BOOST_TEST_MESSAGE("round " << round << ": killed after " << delay.count() << " ms, " << committed
+                                << " transactions committed; exit " << res.code << (res.err.empty() ? "" : "; ")
+                                << res.err);
+  }
+  stop_input = true;
+  writer.join();
+  BOOST_REQUIRE(!input.flush());
+  input.close();
+  BOOST_TEST_MESSAGE("input: " << acked.size() << " records acknowledged, " << unsure.size() << " failed");
+  BOOST_REQUIRE(!acked.empty());
+
+  // The last run goes on until everything acknowledged has come out.
+  cafka::test::child last{pipeline_args()};
+  auto bootstrap = [&] {
+    std::string out;
+    for (auto b : c.running_ids())
+      out += (out.empty() ? "" : ",") + c.bootstrap(b);
+    return out;
+  };
+  // What the pipeline makes of an input value (examples/exactly_once_pipeline.cpp: transform).
+  auto shout = [](std::string v) {
+    for (auto& ch : v)
+      ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return v;
+  };
+  std::set<std::string> expected;
+  for (auto& value : acked)
+    expected.insert(shout(value));
+  std::set<std::string> maybe; // outputs of the failed inputs: at most once
+  for (auto& value : unsure)
+    maybe.insert(shout(value));
+  std::map<std::string, int> out;
+  auto complete = [&] {
+    for (auto& value : expected)
+      if (out.count(value) == 0)
+        return false;
+    return true;
+  };
+  for (auto deadline = std::chrono::steady_clock::now() + 240s; std::chrono::steady_clock::now() < deadline;) {
+    out = read_all(bootstrap(), "pipeline-out", "read_committed", true);
+    if (complete())
+      break;
+    std::this_thread::sleep_for(2s);
+  }
+  ::kill(last.pid(), SIGKILL);
+  auto res = last.wait(30s);
+  out = read_all(bootstrap(), "pipeline-out", "read_committed", true);
+  size_t missing = 0, twice = 0, unknown = 0;
+  for (auto& value : expected)
+    missing += out.count(value) == 0 ? 1 : 0;
+  for (auto& [value, n] : out) {
+    twice += n > 1 ? 1 : 0;
+    unknown += expected.count(value) == 0 && maybe.count(value) == 0 ? 1 : 0;
+  }
+  BOOST_TEST(missing == 0u, "outputs missing (last run's output: " << res.out << res.err << ")");
+  BOOST_TEST(twice == 0u);
+  BOOST_TEST(unknown == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
