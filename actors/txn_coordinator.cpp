@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include <caf/all.hpp>
 
@@ -39,6 +40,8 @@ constexpr auto request_timeout = std::chrono::seconds(30);
 constexpr int32_t write_timeout_ms = 15000;
 constexpr int32_t load_step_bytes = 1 << 20;
 constexpr auto retry_delay = std::chrono::milliseconds(200);
+/// EndTxn waits at most this long for the transaction's markers before it is answered.
+constexpr int64_t answer_after_ms = 2000;
 
 struct led_partition {
   partition_actor log;
@@ -115,7 +118,8 @@ kafka_error write_error(const caf::error& err) {
   }
 }
 
-void write_markers(self_ptr self, int32_t p, uint64_t generation, std::string id, cluster::txn_metadata prepared);
+void write_markers(self_ptr self, int32_t p, uint64_t generation, std::string id, cluster::txn_metadata prepared,
+                   std::function<void()> completed = {});
 
 // Produces `next` (nullopt: the id's tombstone) to partition `p` with acks=all; applies it
 // once written, if the partition is still led at `generation`, then calls `done`.
@@ -154,8 +158,19 @@ void write_decided(self_ptr self, int32_t p, std::string id, cluster::txn_metada
   write_state(self, p, generation, id, next, [=](kafka_error e) {
     auto* part = still_led(self, p, generation);
     if (e == kafka_error::none && next.in_prepare() && part != nullptr) {
-      answer(e);
-      write_markers(self, p, generation, id, next);
+      // EndTxn is answered once the transaction is complete (its markers and Complete* are
+      // written), so that the producer's next AddPartitionsToTxn is not refused with
+      // CONCURRENT_TRANSACTIONS and retried after a backoff; Kafka answers after Prepare*
+      // already. Markers that take longer than answer_after_ms (a partition without a
+      // leader) do not hold the answer: Prepare* is written, the outcome is decided.
+      auto answered = std::make_shared<bool>(false);
+      auto answer_once = [answered, answer] {
+        if (!std::exchange(*answered, true))
+          answer(kafka_error::none);
+      };
+      self->delayed_send(self, std::chrono::milliseconds(answer_after_ms), txn_retry_atom::value,
+                         txn_work{answer_once});
+      write_markers(self, p, generation, id, next, answer_once);
       return;
     }
     if (part != nullptr)
@@ -165,7 +180,9 @@ void write_decided(self_ptr self, int32_t p, std::string id, cluster::txn_metada
 }
 
 // Writes CompleteCommit / CompleteAbort after the markers; retried while led.
-void complete(self_ptr self, int32_t p, uint64_t generation, std::string id, cluster::txn_metadata prepared) {
+// Then calls `completed` (if any).
+void complete(self_ptr self, int32_t p, uint64_t generation, std::string id, cluster::txn_metadata prepared,
+              std::function<void()> completed) {
   auto done = cluster::complete_txn(prepared, now(self));
   write_state(self, p, generation, id, done, [=](kafka_error e) {
     auto* part = still_led(self, p, generation);
@@ -173,10 +190,12 @@ void complete(self_ptr self, int32_t p, uint64_t generation, std::string id, clu
       return;
     if (e != kafka_error::none) {
       self->delayed_send(self, retry_delay, txn_retry_atom::value,
-                         txn_work{[=] { complete(self, p, generation, id, prepared); }});
+                         txn_work{[=] { complete(self, p, generation, id, prepared, completed); }});
       return;
     }
     part->busy.erase(id);
+    if (completed)
+      completed();
     log_line(log_level::debug, log_component::transactions, "txn coordinator: '%s' %s", id.c_str(), cluster::to_string(done.status));
   });
 }
@@ -212,16 +231,17 @@ void send_marker(self_ptr self, int32_t p, uint64_t generation, const std::strin
           });
 }
 
-void write_markers(self_ptr self, int32_t p, uint64_t generation, std::string id, cluster::txn_metadata prepared) {
+void write_markers(self_ptr self, int32_t p, uint64_t generation, std::string id, cluster::txn_metadata prepared,
+                   std::function<void()> completed) {
   size_t count = 0;
   for (auto& [_, partitions] : prepared.partitions)
     count += partitions.size();
   if (count == 0)
-    return complete(self, p, generation, id, prepared);
+    return complete(self, p, generation, id, prepared, completed);
   auto left = std::make_shared<size_t>(count);
   auto written = [=] {
     if (--*left == 0)
-      complete(self, p, generation, id, prepared);
+      complete(self, p, generation, id, prepared, completed);
   };
   if (testing::current_planted_bug() == testing::planted_bug::marker_to_one_partition) {
     auto& [topic, partitions] = *prepared.partitions.begin();

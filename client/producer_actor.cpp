@@ -465,6 +465,7 @@ void pump(self_ptr self) {
     arm_wakeup(self, *due);
   if (deferred_due)
     arm_wakeup(self, *deferred_due);
+  add_partitions(self);
   check_flushes(self);
 }
 

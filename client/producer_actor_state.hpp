@@ -196,8 +196,10 @@ bool ready_to_number(self_ptr self);
 /// Runs the deferred actions that are due; the time of the next one.
 std::optional<clock_type::time_point> run_deferred(self_ptr self, clock_type::time_point now);
 /// A transactional producer's gate before `tp`'s batches go out: true once `tp` is in the
-/// transaction (else AddPartitionsToTxn is asked for and pump() runs again when answered).
+/// transaction (else `tp` waits for AddPartitionsToTxn; pump() runs again when answered).
 bool may_send_to(self_ptr self, const topic_partition& tp);
+/// AddPartitionsToTxn for the partitions waiting for it, all in one request (one at a time).
+void add_partitions(self_ptr self);
 /// An idempotent producer's batch `b` failed for good with `outcome` (broken or fenced):
 /// later batches get a new producer id, or the transaction becomes abortable / fatal.
 void on_sequence_error(self_ptr self, const sealed_batch& b, sequence_outcome outcome);

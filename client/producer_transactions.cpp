@@ -187,6 +187,8 @@ void get_transactional_id(self_ptr self, bool bump, std::function<void(caf::erro
     });
 }
 
+} // namespace
+
 // AddPartitionsToTxn for the partitions waiting for it (one request at a time).
 void add_partitions(self_ptr self) {
   auto& eo = self->state.eo;
@@ -213,6 +215,8 @@ void add_partitions(self_ptr self) {
     pump(self); // sends to the added partitions, fails the batches of the others
   });
 }
+
+namespace {
 
 // The transaction ended (or never reached the coordinator): ready for the next one.
 void forget_transaction(exactly_once_state& eo) {
@@ -338,8 +342,7 @@ bool may_send_to(self_ptr self, const topic_partition& tp) {
     return false;
   }
   if (eo.adding.count(tp) == 0)
-    eo.to_add.insert(tp);
-  add_partitions(self);
+    eo.to_add.insert(tp); // asked for by pump(), together with the others it finds
   return false;
 }
 
