@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include <functional>
+
 #include <caf/all.hpp>
 
 #include "actors/errors.hpp"
@@ -200,6 +202,17 @@ caf::result<void> to_result(protocol::kafka_error e) {
   return caf::make_error(e);
 }
 
+// The answer to an offset commit once the store has it: empty, or the store's error. (Untyped:
+// a typed promise cannot deliver the empty reply of a void handler.)
+std::function<void(protocol::kafka_error)> answer_stored(caf::response_promise promise) {
+  return [promise](protocol::kafka_error e) mutable {
+    if (e == protocol::kafka_error::none)
+      promise.deliver(caf::unit);
+    else
+      promise.deliver(caf::make_error(e));
+  };
+}
+
 group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
   auto& st = self->state;
   st.group_id = std::move(ctx.group_id);
@@ -244,27 +257,16 @@ group_actor::behavior_type group_behavior(self_ptr self, group_context ctx) {
       arm_deadline_timer(self); // the check refreshes the member's session
       if (error != protocol::kafka_error::none)
         return caf::make_error(error);
-      // Untyped: a typed promise cannot deliver the empty reply of a void handler.
-      caf::response_promise promise = self->make_response_promise();
-      st.offsets->commit(std::move(commit.offsets), now, [promise](protocol::kafka_error e) mutable {
-        if (e == protocol::kafka_error::none)
-          promise.deliver(caf::unit);
-        else
-          promise.deliver(caf::make_error(e));
-      });
+      auto promise = self->make_response_promise();
+      st.offsets->commit(std::move(commit.offsets), now, answer_stored(promise));
       return promise;
     },
     [=](txn_offset_commit_atom, txn_offset_commit& commit) -> caf::result<void> {
       // TxnOffsetCommit v0-2: no membership check (KIP-447's v3 adds one); the producer's
       // epoch is checked where the batch is written.
-      caf::response_promise promise = self->make_response_promise();
+      auto promise = self->make_response_promise();
       self->state.offsets->commit_txn(commit.producer_id, commit.producer_epoch, std::move(commit.offsets),
-                                      now_ms(self), [promise](protocol::kafka_error e) mutable {
-                                        if (e == protocol::kafka_error::none)
-                                          promise.deliver(caf::unit);
-                                        else
-                                          promise.deliver(caf::make_error(e));
-                                      });
+                                      now_ms(self), answer_stored(promise));
       return promise;
     },
     [=](fetch_offsets_atom, const group_offset_query& query) -> caf::result<std::vector<group_offset>> {

@@ -104,7 +104,7 @@ void replicated_offsets::remove(const std::string& group, const std::vector<stor
 
 void replicated_offsets::store(const std::string& group, std::vector<cluster::offset_update> updates,
                                int64_t now_ms, commit_done done) {
-  auto p = partition_of_ ? partition_of_(group) : -1;
+  auto p = partition_of(group);
   if (p < 0) {
     done(protocol::kafka_error::coordinator_not_available);
     return;
@@ -165,7 +165,7 @@ std::optional<std::pair<partition_actor, uint64_t>> replicated_offsets::served_l
 
 void replicated_offsets::commit_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch,
                                     std::vector<group_offset> offsets, int64_t now_ms, commit_done done) {
-  auto p = partition_of_ ? partition_of_(group) : -1;
+  auto p = partition_of(group);
   auto leader = p < 0 ? std::nullopt : served_leader(p);
   if (!leader) {
     done(p < 0 ? protocol::kafka_error::coordinator_not_available : protocol::kafka_error::not_coordinator);
@@ -212,7 +212,7 @@ void replicated_offsets::with_table(int32_t p, uint64_t generation, const std::f
 }
 
 std::vector<group_offset> replicated_offsets::fetch(const std::string& group, const group_offset_query& query) const {
-  auto p = partition_of_ ? partition_of_(group) : -1;
+  auto p = partition_of(group);
   std::lock_guard<std::mutex> guard{mutex_};
   auto it = partitions_.find(p);
   if (it == partitions_.end() || !it->second.leader)

@@ -60,12 +60,10 @@ struct sealed_batch {
   std::vector<int64_t> timestamps; ///< the records' CreateTime timestamps
   steady_time created;           ///< when its first record was appended
   int attempts = 0;              ///< produce attempts so far (the send queue counts)
-  /// An idempotent producer's numbering, set (in `bytes` too) before the first attempt and
-  /// kept for every retry: base_sequence -1 = not numbered yet.
+  /// An idempotent producer's numbering, set (in `bytes`, with the epoch) before the first
+  /// attempt and kept for every retry: base_sequence -1 = not numbered yet.
   int64_t producer_id = -1;
-  int16_t producer_epoch = -1;
   int32_t base_sequence = -1;
-  bool transactional = false;
 };
 
 class record_accumulator {

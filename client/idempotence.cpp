@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "client/retry.hpp"
 #include "protocol/batch_header.hpp"
 #include "protocol/endian.hpp"
+#include "storage/producer_state.hpp"
 
 namespace cafka::client {
 
@@ -28,12 +30,9 @@ void write_producer_fields(std::vector<char>& bytes, int64_t producer_id, int16_
 void batch_numbering::number(sealed_batch& b, const producer_identity& who, bool transactional) {
   auto& next = next_[b.tp];
   b.producer_id = who.id;
-  b.producer_epoch = who.epoch;
   b.base_sequence = next;
-  b.transactional = transactional;
   write_producer_fields(b.bytes, who.id, who.epoch, next, transactional);
-  auto after = static_cast<int64_t>(next) + static_cast<int64_t>(b.tokens.size());
-  next = static_cast<int32_t>(after > INT32_MAX ? after - INT32_MAX - 1 : after);
+  next = storage::increment_sequence(next, static_cast<int32_t>(b.tokens.size()));
 }
 
 int32_t batch_numbering::next(const storage::topic_partition& tp) const {
@@ -60,7 +59,7 @@ sequence_outcome classify_produce_error(kafka_error e, bool transactional) noexc
 coordinator_outcome classify_coordinator_code(int16_t code) noexcept {
   if (code == 0)
     return coordinator_outcome::done;
-  switch (static_cast<kafka_error>(code)) {
+  switch (from_wire(code)) {
     case kafka_error::not_coordinator:
     case kafka_error::coordinator_not_available:
     case kafka_error::request_timed_out:

@@ -153,35 +153,32 @@ caf::error ask_blocking(caf::actor_system& sys, const producer_actor& actor, caf
 
 // Each waits as long as the actor may take: a commit flushes (delivery_timeout) and then
 // asks the coordinator (request_timeout per attempt, retried within delivery_timeout).
-caf::error producer::init_transactions() {
+template <class... Ts>
+caf::error producer::ask_transaction(std::chrono::milliseconds timeout, Ts&&... xs) {
   if (closed_.load())
     return closed_error();
-  return ask_blocking(sys_, actor_, cfg_.delivery_timeout + cfg_.request_timeout, init_transactions_atom_v);
+  return ask_blocking(sys_, actor_, timeout, std::forward<Ts>(xs)...);
+}
+
+caf::error producer::init_transactions() {
+  return ask_transaction(cfg_.delivery_timeout + cfg_.request_timeout, init_transactions_atom_v);
 }
 
 caf::error producer::begin_transaction() {
-  if (closed_.load())
-    return closed_error();
-  return ask_blocking(sys_, actor_, cfg_.request_timeout, begin_txn_atom_v);
+  return ask_transaction(cfg_.request_timeout, begin_txn_atom_v);
 }
 
 caf::error producer::send_offsets_to_transaction(std::vector<group_offset> offsets, const std::string& group_id) {
-  if (closed_.load())
-    return closed_error();
-  return ask_blocking(sys_, actor_, cfg_.delivery_timeout + cfg_.request_timeout, send_offsets_atom_v, group_id,
-                      std::move(offsets));
+  return ask_transaction(cfg_.delivery_timeout + cfg_.request_timeout, send_offsets_atom_v, group_id,
+                         std::move(offsets));
 }
 
 caf::error producer::commit_transaction() {
-  if (closed_.load())
-    return closed_error();
-  return ask_blocking(sys_, actor_, 2 * cfg_.delivery_timeout + cfg_.request_timeout, commit_txn_atom_v);
+  return ask_transaction(2 * cfg_.delivery_timeout + cfg_.request_timeout, commit_txn_atom_v);
 }
 
 caf::error producer::abort_transaction() {
-  if (closed_.load())
-    return closed_error();
-  return ask_blocking(sys_, actor_, 2 * cfg_.delivery_timeout + cfg_.request_timeout, abort_txn_atom_v);
+  return ask_transaction(2 * cfg_.delivery_timeout + cfg_.request_timeout, abort_txn_atom_v);
 }
 
 void producer::close(std::chrono::milliseconds timeout) {

@@ -120,6 +120,10 @@ public:
   producer_actor actor() const { return actor_; }
 
 private:
+  /// A transactional request to the actor, BLOCKING up to `timeout` (closed: refused at once).
+  template <class... Ts>
+  caf::error ask_transaction(std::chrono::milliseconds timeout, Ts&&... xs);
+
   caf::actor_system& sys_;
   producer_config cfg_;
   std::shared_ptr<send_buffer> buffer_;

@@ -260,6 +260,19 @@ void on_metadata_error(self_ptr self, const std::string& topic, const caf::error
 // -- producing ----------------------------------------------------------------
 
 void on_produced(self_ptr self, const topic_partition& tp, uint64_t attempt, produce_result& r);
+
+// Completes every record of `b` as acknowledged: offsets from `base_offset` (-1: unknown,
+// acks=0 or a duplicate), timestamps its own unless the log's append time is given. One
+// metadata object for the whole batch: bulk callbacks see it by reference.
+void acknowledge(self_ptr self, const topic_partition& tp, const sealed_batch& b, int64_t base_offset,
+                 int64_t log_append_time = -1) {
+  caf::expected<record_metadata> md{record_metadata{tp.topic, tp.partition, -1, -1}};
+  for (size_t i = 0; i < b.tokens.size(); ++i) {
+    md->offset = base_offset < 0 ? -1 : base_offset + static_cast<int64_t>(i);
+    md->timestamp = log_append_time != -1 ? log_append_time : b.timestamps[i];
+    complete(self, b.tokens[i], md);
+  }
+}
 void on_produce_error(self_ptr self, const topic_partition& tp, uint64_t attempt, const caf::error& err);
 
 void send_ready(self_ptr self, const topic_partition& tp, send_queue& q) {
@@ -281,11 +294,7 @@ void send_ready(self_ptr self, const topic_partition& tp, send_queue& q) {
       // Never retried: the bytes go into the request without a copy.
       auto b = q.finish(a->id);
       caf::anon_send(part, produce_atom_v, produce_request{0, std::move(b->bytes)});
-      caf::expected<record_metadata> md{record_metadata{tp.topic, tp.partition, -1, -1}};
-      for (size_t i = 0; i < b->tokens.size(); ++i) {
-        md->timestamp = b->timestamps[i];
-        complete(self, b->tokens[i], md);
-      }
+      acknowledge(self, tp, *b, -1);
       continue;
     }
     auto id = a->id;
@@ -302,13 +311,7 @@ void on_produced(self_ptr self, const topic_partition& tp, uint64_t attempt, pro
   auto b = st.queues[tp].finish(attempt);
   if (!b)
     return; // answered after the batch was put back (it is sent again)
-  // One metadata object for the whole batch: bulk callbacks see it by reference.
-  caf::expected<record_metadata> md{record_metadata{tp.topic, tp.partition, -1, -1}};
-  for (size_t i = 0; i < b->tokens.size(); ++i) {
-    md->offset = r.base_offset + static_cast<int64_t>(i);
-    md->timestamp = r.log_append_time != -1 ? r.log_append_time : b->timestamps[i];
-    complete(self, b->tokens[i], md);
-  }
+  acknowledge(self, tp, *b, r.base_offset, r.log_append_time);
   st.acc.recycle(std::move(b->bytes));
   pump(self);
 }
@@ -343,11 +346,7 @@ void on_produce_error(self_ptr self, const topic_partition& tp, uint64_t attempt
   }
   if (outcome == sequence_outcome::duplicate) { // written before: acknowledged, offset unknown
     auto done = q.finish(attempt);
-    caf::expected<record_metadata> md{record_metadata{tp.topic, tp.partition, -1, -1}};
-    for (size_t i = 0; i < done->tokens.size(); ++i) {
-      md->timestamp = done->timestamps[i];
-      complete(self, done->tokens[i], md);
-    }
+    acknowledge(self, tp, *done, -1);
     st.acc.recycle(std::move(done->bytes));
   } else if (retriable && b->attempts <= st.cfg.retries && now < b->created + st.cfg.delivery_timeout) {
     auto attempts = b->attempts;

@@ -16,7 +16,7 @@ namespace cafka::client::detail {
 namespace {
 
 caf::error code_error(int16_t code, const std::string& what) {
-  return caf::make_error(static_cast<kafka_error>(code), what);
+  return caf::make_error(from_wire(code), what);
 }
 
 caf::timespan remaining(self_ptr self, clock_type::time_point deadline) {
@@ -35,6 +35,16 @@ void go_fatal(self_ptr self, caf::error err) {
   eo.phase = txn_phase::fatal;
   if (!eo.fatal)
     eo.fatal = std::move(err);
+}
+
+// A request of the open transaction failed with `err`: fatal when fenced, else the
+// transaction can only abort now.
+void txn_request_failed(self_ptr self, const caf::error& err, bool fenced) {
+  auto& eo = self->state.eo;
+  if (fenced)
+    go_fatal(self, err);
+  else if (!eo.abortable)
+    eo.abortable = err;
 }
 
 // -- the idempotent producer's id ---------------------------------------------
@@ -205,11 +215,8 @@ void add_partitions(self_ptr self) {
     if (code == 0) {
       eo.added.insert(eo.adding.begin(), eo.adding.end());
     } else {
-      auto err = code_error(code, "AddPartitionsToTxn");
-      if (classify_coordinator_code(code) == coordinator_outcome::fenced)
-        go_fatal(self, err);
-      else if (!eo.abortable)
-        eo.abortable = err;
+      txn_request_failed(self, code_error(code, "AddPartitionsToTxn"),
+                         classify_coordinator_code(code) == coordinator_outcome::fenced);
     }
     eo.adding.clear();
     pump(self); // sends to the added partitions, fails the batches of the others
@@ -248,10 +255,7 @@ void commit_txn_offsets(self_ptr self, std::string group, std::vector<group_offs
       defer(self, delay, [=] { commit_txn_offsets(self, group, offsets, deadline, failures + 1, rp); });
       return;
     }
-    if (e == kafka_error::producer_fenced || e == kafka_error::invalid_producer_epoch)
-      go_fatal(self, err);
-    else if (!st.eo.abortable)
-      st.eo.abortable = err;
+    txn_request_failed(self, err, e == kafka_error::producer_fenced || e == kafka_error::invalid_producer_epoch);
     rp.deliver(err);
   };
   txn_offset_commit commit{st.eo.who.id, st.eo.who.epoch, offsets};
@@ -430,10 +434,7 @@ caf::result<bool> send_offsets(self_ptr self, std::string group, std::vector<gro
     auto& eo = self->state.eo;
     if (code != 0) {
       auto err = code_error(code, "AddOffsetsToTxn for group '" + group + "'");
-      if (classify_coordinator_code(code) == coordinator_outcome::fenced)
-        go_fatal(self, err);
-      else if (!eo.abortable)
-        eo.abortable = err;
+      txn_request_failed(self, err, classify_coordinator_code(code) == coordinator_outcome::fenced);
       rp.deliver(std::move(err));
       return;
     }

@@ -152,15 +152,24 @@ result<std::optional<committed_offset>> decode_offset_value(bytes_view value) {
   return std::optional<committed_offset>{std::move(v)};
 }
 
-std::vector<char> encode_offset_batch(const std::vector<offset_update>& updates,
-                                      int64_t timestamp_ms) {
-  std::vector<char> out;
+namespace {
+
+// One batch of `updates` built with `options` (empty when there are none).
+std::vector<char> build_offset_batch(const std::vector<offset_update>& updates, int64_t timestamp_ms,
+                                     const protocol::batch_options& options) {
   if (updates.empty())
-    return out;
-  protocol::batch_builder b;
+    return {};
+  protocol::batch_builder b{options};
   for (auto& u : updates)
     add(b, encode_record(u), timestamp_ms);
   return b.build();
+}
+
+} // namespace
+
+std::vector<char> encode_offset_batch(const std::vector<offset_update>& updates,
+                                      int64_t timestamp_ms) {
+  return build_offset_batch(updates, timestamp_ms, protocol::batch_options{});
 }
 
 std::vector<char> encode_offset_batches(const std::vector<offset_update>& updates,
@@ -185,17 +194,12 @@ std::vector<char> encode_offset_batches(const std::vector<offset_update>& update
 
 std::vector<char> encode_txn_offset_batch(const std::vector<offset_update>& updates, int64_t producer_id,
                                           int16_t producer_epoch, int64_t timestamp_ms) {
-  if (updates.empty())
-    return {};
   protocol::batch_options options;
   options.producer_id = producer_id;
   options.producer_epoch = producer_epoch;
   options.base_sequence = 0;
   options.transactional = true;
-  protocol::batch_builder b{options};
-  for (auto& u : updates)
-    add(b, encode_record(u), timestamp_ms);
-  return b.build();
+  return build_offset_batch(updates, timestamp_ms, options);
 }
 
 result<decoded_offset_batch> decode_offset_batches(bytes_view batches, size_t max_uncompressed) {

@@ -24,12 +24,16 @@ bool is_expired(const committed_offset& c, int64_t now_ms, int64_t retention_ms,
 
 } // namespace
 
-void offset_table::apply(const offset_update& update) {
-  ++log_records_;
+void offset_table::set(const offset_update& update) {
   if (update.value)
     entries_.insert_or_assign(update.key, *update.value);
   else
     entries_.erase(update.key);
+}
+
+void offset_table::apply(const offset_update& update) {
+  ++log_records_;
+  set(update);
 }
 
 void offset_table::apply(const std::vector<offset_update>& updates) {
@@ -62,12 +66,8 @@ void offset_table::complete_pending(int64_t producer_id, bool commit) {
   pending_.erase(it);
   if (!commit)
     return;
-  for (auto& u : held) { // counted in the log when they were added
-    if (u.value)
-      entries_.insert_or_assign(u.key, *u.value);
-    else
-      entries_.erase(u.key);
-  }
+  for (auto& u : held) // counted in the log when they were added
+    set(u);
 }
 
 const committed_offset* offset_table::find(const offset_key& key) const {

@@ -109,6 +109,8 @@ public:
   void log_rewritten() noexcept { log_records_ = entries_.size(); }
 
 private:
+  /// Stores or removes `update`'s offset (no log count).
+  void set(const offset_update& update);
   std::map<offset_key, committed_offset> entries_;
   std::map<int64_t, std::vector<offset_update>> pending_; ///< by producer id
   size_t log_records_ = 0;
