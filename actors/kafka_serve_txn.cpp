@@ -129,7 +129,7 @@ void serve_txn_find_coordinator(const kafka_services& s, const std::string& tran
         answer(resp);
       },
       [=](caf::error& err) mutable {
-        resp.error_code = protocol::wire_code(to_kafka_error(err));
+        resp.error_code = protocol::wire_code(group_error(err)); // a lost node: retriable
         resp.error_message = describe(err);
         resp.node_id = -1;
         resp.port = -1;

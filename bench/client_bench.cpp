@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -189,14 +190,15 @@ double percentile(std::vector<int64_t>& v, double p) {
   return static_cast<double>(v[k]);
 }
 
-// Sends `count` records from `first` to `topic` in bulk calls (acks counted); true when
-// every one was acknowledged (flushed).
+// Sends `count` records from `first` to `topic` in bulk calls; with `flush`, waits until all
+// are answered and says whether every one was acknowledged. (In a transaction the commit
+// waits for them and fails if one failed: no flush of its own there.)
 bool produce_all(client::producer& p, const std::string& topic, const std::string& value, long first, long count,
-                 size_t bulk) {
-  std::atomic<long> failed{0};
-  auto on_done = [&](size_t, const caf::expected<client::record_metadata>& md) {
+                 size_t bulk, bool flush = true) {
+  auto failed = std::make_shared<std::atomic<long>>(0);
+  auto on_done = [failed](size_t, const caf::expected<client::record_metadata>& md) {
     if (!md)
-      failed.fetch_add(1, std::memory_order_relaxed);
+      failed->fetch_add(1, std::memory_order_relaxed);
   };
   for (long i = first; i < first + count;) {
     std::vector<client::producer_record> recs;
@@ -206,7 +208,7 @@ bool produce_all(client::producer& p, const std::string& topic, const std::strin
       recs.push_back(client::producer_record{topic, std::to_string(i), value, {}, std::nullopt, std::nullopt});
     p.send(std::move(recs), on_done);
   }
-  return !p.flush() && failed == 0;
+  return !flush || (!p.flush() && *failed == 0);
 }
 
 // Phase 2c (see the top): records/s of plain, idempotent and transactional acks=all produce.
@@ -258,7 +260,7 @@ void exactly_once_phase(caf::actor_system& sys, const node_actor& node, const op
         auto count = k + 1 == opt.txn_producers ? opt.records - first : share;
         for (long done = 0; done < count; done += opt.transaction_records) {
           auto n = std::min(opt.transaction_records, count - done);
-          if (p.begin_transaction() || !produce_all(p, t, value, first + done, n, opt.bulk_size)
+          if (p.begin_transaction() || !produce_all(p, t, value, first + done, n, opt.bulk_size, false)
               || p.commit_transaction()) {
             ++failures;
             return;

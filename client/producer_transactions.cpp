@@ -287,7 +287,7 @@ void send_end_txn(self_ptr self, bool commit, caf::typed_response_promise<bool> 
         rp.deliver(true);
     });
   };
-  if (eo.added.empty() && !eo.group_added) // nothing reached the coordinator
+  if (eo.added.empty() && eo.adding.empty() && !eo.group_added) // nothing reached the coordinator
     return finish();
   txn_request req;
   req.what = txn_request::kind::end;
@@ -337,7 +337,9 @@ std::optional<clock_type::time_point> run_deferred(self_ptr self, clock_type::ti
 
 bool may_send_to(self_ptr self, const topic_partition& tp) {
   auto& eo = self->state.eo;
-  if (!eo.transactional || eo.added.count(tp) > 0)
+  if (!eo.transactional)
+    return true;
+  if (eo.phase != txn_phase::fatal && eo.added.count(tp) > 0)
     return true;
   if (eo.phase == txn_phase::fatal || eo.abortable) {
     auto& q = self->state.queues[tp];

@@ -1,5 +1,6 @@
 #include "cluster/offset_table.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace cafka::cluster {
@@ -33,6 +34,13 @@ void offset_table::set(const offset_update& update) {
 
 void offset_table::apply(const offset_update& update) {
   ++log_records_;
+  // A plain commit written after a transaction's pending one is the newer: that
+  // transaction's COMMIT marker must not bring the older offset back (Kafka's
+  // completePendingTxnOffsetCommit applies a pending offset only over an older one).
+  if (update.value)
+    for (auto& [producer, held] : pending_)
+      held.erase(std::remove_if(held.begin(), held.end(), [&](auto& u) { return u.key == update.key; }),
+                 held.end());
   set(update);
 }
 

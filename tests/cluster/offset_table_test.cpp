@@ -302,6 +302,18 @@ BOOST_AUTO_TEST_CASE(pending_commits_appear_with_the_commit_marker_only) {
   BOOST_TEST(t.log_records() == 4u); // every record counts as written, pending or not
 }
 
+// As Kafka's completePendingTxnOffsetCommit: the marker does not bring back a pending offset
+// over a plain commit written after it; a plain commit written before it is replaced.
+BOOST_AUTO_TEST_CASE(a_plain_commit_after_a_pending_one_wins_over_its_marker) {
+  offset_table t;
+  t.apply(put("g", "t", 1, 2));                           // before the transaction's commit
+  t.add_pending(7, {put("g", "t", 0, 5), put("g", "t", 1, 6)});
+  t.apply(put("g", "t", 0, 10));                          // after it: newer
+  t.complete_pending(7, true);
+  BOOST_TEST(t.find({"g", "t", 0})->offset == 10);
+  BOOST_TEST(t.find({"g", "t", 1})->offset == 6);
+}
+
 BOOST_AUTO_TEST_CASE(a_replayed_log_applies_markers_in_order) {
   using namespace cafka::protocol;
   std::vector<char> log;
