@@ -5,6 +5,7 @@
 #include "protocol/compression.hpp"
 #include "protocol/errc.hpp"
 #include "protocol/record_codec.hpp"
+#include "protocol/record_section.hpp"
 
 namespace cafka::protocol {
 namespace {
@@ -32,14 +33,24 @@ result<batch_header> for_each_record(bytes_view batch, size_t max_uncompressed,
   auto header = validate_batch(batch);
   if (!header) return header;
   const batch_header& h = *header;
-  bytes_view section = batch.substr(L::header_size, h.total_size() - L::header_size);
-
   std::vector<char> inflated; // owns the records section of a compressed batch
-  if (h.codec() != compression_codec::none) {
-    if (auto n = decompress(h.codec(), section, inflated, max_uncompressed); !n) return n.error();
-    section = bytes_view{inflated.data(), inflated.size()};
-  }
+  auto section = records_section(batch, h, max_uncompressed, inflated);
+  if (!section) return section.error();
+  if (auto st = walk_records(h, *section, [&](const record_view& rec, bytes_view) { visit(rec); }); !st)
+    return st.error();
+  return header;
+}
 
+result<bytes_view> records_section(bytes_view batch, const batch_header& h, size_t max_uncompressed,
+                                   std::vector<char>& inflated) {
+  bytes_view section = batch.substr(L::header_size, h.total_size() - L::header_size);
+  if (h.codec() == compression_codec::none) return section;
+  if (auto n = decompress(h.codec(), section, inflated, max_uncompressed); !n) return n.error();
+  return bytes_view{inflated.data(), inflated.size()};
+}
+
+status walk_records(const batch_header& h, bytes_view section,
+                    const std::function<void(const record_view&, bytes_view stored)>& visit) {
   // Under LogAppendTime the broker's time in max_timestamp replaces every record's own.
   const bool log_append_time = h.attributes & batch_attributes::log_append_time;
   byte_reader in(section);
@@ -50,6 +61,7 @@ result<batch_header> for_each_record(bytes_view batch, size_t max_uncompressed,
     // More records than record_count says, or more than the bytes could hold: stop
     // before decoding (and visiting) a record the header does not account for.
     if (seen == h.record_count) return errc::bad_record;
+    auto start = in.position();
     int32_t length = in.read_varint();
     if (!in.ok() || length < 0) return errc::bad_record;
     bytes_view body = in.read_raw(static_cast<size_t>(length));
@@ -63,11 +75,11 @@ result<batch_header> for_each_record(bytes_view batch, size_t max_uncompressed,
     rec.offset = wrapping_add(h.base_offset, rec.offset_delta);
     rec.timestamp = log_append_time ? h.max_timestamp
                                     : wrapping_add(h.base_timestamp, rec.timestamp_delta);
-    visit(rec);
+    visit(rec, section.substr(start, in.position() - start));
     ++seen;
   }
   if (seen != h.record_count) return errc::bad_record;
-  return header;
+  return {};
 }
 
 result<std::vector<decoded_record>> read_records(bytes_view batch, size_t max_uncompressed) {
