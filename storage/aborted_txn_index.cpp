@@ -127,6 +127,16 @@ result<std::optional<std::string>> aborted_txn_index::retire(int64_t segment_bas
   return std::optional<std::string>{to};
 }
 
+std::vector<aborted_txn> aborted_txn_index::entries_of(int64_t segment_base) const {
+  auto it = by_segment_.find(segment_base);
+  return it == by_segment_.end() ? std::vector<aborted_txn>{} : it->second;
+}
+
+void aborted_txn_index::adopt(int64_t segment_base, std::vector<aborted_txn> entries) {
+  if (!entries.empty())
+    by_segment_[segment_base] = std::move(entries);
+}
+
 status aborted_txn_index::clear() {
   std::vector<std::string> paths;
   for (auto& [base, entries] : by_segment_)

@@ -76,6 +76,12 @@ public:
   /// the caller to unlink with the segment's files).
   result<std::optional<std::string>> retire(int64_t segment_base);
 
+  /// The entries of a segment's file.
+  std::vector<aborted_txn> entries_of(int64_t segment_base) const;
+  /// A cleaned segment took the place of others (storage/clean_swap.hpp): its file, already
+  /// in place, holds `entries`.
+  void adopt(int64_t segment_base, std::vector<aborted_txn> entries);
+
   /// Removes every file (a log restarting empty).
   status clear();
 

@@ -19,15 +19,9 @@
 #include <utility>
 #include <vector>
 
-namespace cafka::storage {
+#include "storage/retention.hpp" // segment_summary
 
-/// What the cleaner knows of one segment.
-struct segment_summary {
-  int64_t base_offset = 0;
-  uint64_t size = 0;
-  int64_t largest_timestamp = -1;     ///< the largest batch timestamp, -1: none
-  int64_t first_batch_timestamp = -1; ///< the first batch's max timestamp, -1: none
-};
+namespace cafka::storage {
 
 struct cleaning_inputs {
   std::vector<segment_summary> segments; ///< ascending; the last one is the active segment

@@ -51,6 +51,14 @@ struct log_config {
   bool cleanup_delete = true;
   /// cleanup.policy contains "compact": the cleaner keeps the last value per key.
   bool cleanup_compact = false;
+  /// min.cleanable.dirty.ratio: the cleaner takes the log once the dirty part is this share.
+  double min_cleanable_dirty_ratio = 0.5;
+  /// min.compaction.lag.ms / max.compaction.lag.ms: a record stays uncompacted at least, and
+  /// at most (then the log is cleaned whatever its ratio), this long.
+  int64_t min_compaction_lag_ms = 0;
+  int64_t max_compaction_lag_ms = std::numeric_limits<int64_t>::max();
+  /// delete.retention.ms: a tombstone stays this long after the clean that first kept it.
+  int64_t delete_retention_ms = 86400000;
 };
 
 } // namespace cafka::storage

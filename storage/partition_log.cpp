@@ -14,6 +14,7 @@
 #include "storage/file.hpp"
 #include "storage/leader_epoch_cache.hpp"
 #include "storage/segment.hpp"
+#include "storage/clean_swap.hpp"
 #include "storage/segment_name.hpp"
 
 namespace cafka::storage {
@@ -49,6 +50,10 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   std::vector<int64_t> index_bases, timeindex_bases, snapshot_offsets, txnindex_bases;
   std::vector<std::string> leftovers;
   std::error_code ec;
+  if (auto st = repair_interrupted_clean(dir_); !st)
+    return st;
+  if (auto st = load_cleaner_offset(); !st)
+    return st;
   for (auto& entry : fs::directory_iterator(dir_, ec)) {
     auto name = entry.path().filename().string();
     if (auto base = parse_segment_file_name(name, segment_file::log)) {
@@ -121,7 +126,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   }
   for (size_t i = 0; i < first_untrusted; ++i) {
     if (!logs[i].has_index || !logs[i].has_timeindex) {
-      auto r = segments_[i]->recover();
+      auto r = segments_[i]->recover({}, gaps_allowed(segments_[i]->base_offset()));
       if (!r)
         return r.error();
       ++report_.rebuilt_indexes;
@@ -135,7 +140,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   if (first_untrusted < segments_.size())
     epochs_.truncate_from_end(segments_[first_untrusted]->base_offset());
   for (size_t i = first_untrusted; i < segments_.size(); ++i) {
-    auto r = segments_[i]->recover(rebuild_epochs);
+    auto r = segments_[i]->recover(rebuild_epochs, gaps_allowed(segments_[i]->base_offset()));
     if (!r)
       return r.error();
     ++report_.recovered_segments;
@@ -152,7 +157,7 @@ status partition_log::load(int64_t recovery_point, bool clean_shutdown, int64_t 
   if (!active.next_offset()) { // trusted after a clean shutdown
     if (!active.load_tail()) {
       epochs_.truncate_from_end(active.base_offset());
-      auto r = active.recover(rebuild_epochs);
+      auto r = active.recover(rebuild_epochs, gaps_allowed(active.base_offset()));
       if (!r)
         return r.error();
       ++report_.recovered_segments;
@@ -473,8 +478,12 @@ result<append_info> partition_log::append_batches(std::vector<char>& batches, in
     }
     if (assign_offsets)
       protocol::set_base_offset(batches.data() + at, next);
-    else if (h->base_offset != next)
+    else if (gaps_allowed(next) ? h->base_offset < next : h->base_offset != next)
       return errc::non_contiguous_offsets;
+    else
+      next = h->base_offset; // (a compacted leader's batches may leave gaps)
+    if (at == 0)
+      info.first_offset = next;
     if (stamp_epoch >= 0)
       protocol::set_leader_epoch(batches.data() + at, stamp_epoch);
     if (assign_offsets) {
@@ -809,12 +818,15 @@ result<flush_job> partition_log::prepare_flush() {
     job.files_.push_back(std::move(*f)); // the folder follows: save_epochs() made it dirty
     epoch_file_ = epoch_file_state::synced;
   }
-  if (start_file_unsynced_) {
-    auto f = file::open(start_file_path(), file::mode::read_only);
+  for (auto [unsynced, name] : {std::pair{&start_file_unsynced_, log_start_file_name},
+                                std::pair{&cleaner_file_unsynced_, cleaner_offset_file_name}}) {
+    if (!*unsynced)
+      continue;
+    auto f = file::open(dir_ + '/' + name, file::mode::read_only);
     if (!f)
       return f.error();
     job.files_.push_back(std::move(*f));
-    start_file_unsynced_ = false;
+    *unsynced = false;
   }
   for (size_t i = segment_index_for(recovery_point_); i < segments_.size(); ++i)
     if (auto st = segments_[i]->prepare_flush(job.files_); !st)

@@ -70,6 +70,7 @@
 #include "protocol/result.hpp"
 #include "protocol/control_batch.hpp"
 #include "storage/aborted_txn_index.hpp"
+#include "storage/clean_job.hpp"
 #include "storage/file.hpp"
 #include "storage/leader_epoch_cache.hpp"
 #include "storage/log_dir_health.hpp"
@@ -82,6 +83,9 @@ namespace cafka::storage {
 class segment;
 
 inline constexpr const char* log_start_file_name = "log-start-offset";
+/// The cleaner's first dirty offset (a decimal number; Kafka keeps it per log dir in
+/// cleaner-offset-checkpoint).
+inline constexpr const char* cleaner_offset_file_name = "cleaner-offset";
 
 /// What append() assigned.
 struct append_info {
@@ -112,6 +116,12 @@ struct deleted_segment {
   bool by_time = false;           ///< else by size, or below the log start
   bool below_log_start = false;   ///< wholly below a log start DeleteRecords moved
   std::vector<std::string> files; ///< renamed to *.deleted: the caller unlinks them
+};
+
+/// What complete_clean() did.
+struct clean_outcome {
+  bool swapped = false;                  ///< false: the log changed meanwhile, nothing swapped
+  std::vector<std::string> deleted_files; ///< the replaced segments' files (*.deleted) to unlink
 };
 
 /// The fsync part of a flush, detached from the log so that it can run on another
@@ -155,7 +165,8 @@ public:
   result<append_info> append(std::vector<char>& batches, int64_t now_ms);
   /// A follower's append of the leader's bytes: validated as append() does, but nothing
   /// is rewritten. The first batch must start at log_end_offset() and each next one
-  /// right after the previous, else non_contiguous_offsets and nothing is written.
+  /// right after the previous (in a compacted log: at or after, as the leader's cleaner
+  /// leaves gaps), else non_contiguous_offsets and nothing is written.
   result<append_info> append_replicated(std::vector<char>& batches, int64_t now_ms);
   /// The health of the directory this log is in (log_directory::open_log sets the one
   /// its logs share; a log opened alone has its own). Appends refuse with log_dir_offline
@@ -246,6 +257,17 @@ public:
   /// offset_out_of_range.
   result<std::vector<deleted_segment>> advance_log_start(int64_t offset);
 
+  /// Compaction (cleanup.policy=compact; storage/clean_job.hpp): the cleaner's next round
+  /// when the log is due for one (storage/cleaning_plan.hpp), else nothing. The owner passes
+  /// the partition's last stable offset; records at or above it are not cleaned.
+  result<std::optional<clean_job>> prepare_clean(int64_t last_stable_offset, int64_t now_ms);
+  /// After job.run(): puts the cleaned segments in the place of those the job read
+  /// (storage/clean_swap.hpp) and moves the cleaner's checkpoint to job.map_end(), unless the
+  /// log changed meanwhile (retention, truncation, DeleteRecords took a segment the job read).
+  result<clean_outcome> complete_clean(clean_job& job);
+  /// The cleaner's first dirty offset; -1 before the first clean.
+  int64_t cleaner_offset() const noexcept { return cleaner_offset_; }
+
   /// Whether the flush policy wants a flush now.
   bool flush_due(int64_t now_ms) const noexcept;
   /// fdatasync()s everything not yet on disk and moves the recovery point to the end.
@@ -290,6 +312,10 @@ private:
   std::string start_file_path() const;
   status load_start_offset();
   status save_start_offset();
+  status load_cleaner_offset();
+  status save_cleaner_offset();
+  /// Whether the batches of the segment at `base` may leave offset gaps (a compacted log).
+  bool gaps_allowed(int64_t base) const noexcept;
   result<std::vector<deleted_segment>> remove_segments_below_start();
   result<std::vector<deleted_segment>> retire_expired_segments(int64_t now_ms);
   result<deleted_segment> retire_first_segment(bool by_time, bool below_log_start);
@@ -313,6 +339,8 @@ private:
   /// segment's base offset.
   int64_t moved_start_ = 0;
   bool start_file_unsynced_ = false;
+  int64_t cleaner_offset_ = -1;
+  bool cleaner_file_unsynced_ = false;
   leader_epoch_cache epochs_;
   producer_state producers_;
   aborted_txn_index txn_index_;

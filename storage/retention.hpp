@@ -12,10 +12,12 @@
 
 namespace cafka::storage {
 
+/// What retention and the cleaner (cleaning_plan.hpp) know of one segment.
 struct segment_summary {
   int64_t base_offset = 0;
   uint64_t size = 0;
-  int64_t largest_timestamp = -1;
+  int64_t largest_timestamp = -1;     ///< the largest batch timestamp, -1: none
+  int64_t first_batch_timestamp = -1; ///< the first batch's max timestamp, -1: none (the cleaner's)
 };
 
 struct retention_policy {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <random>
 
+#include "storage/batch_walk.hpp"
 #include "storage/errc.hpp"
 #include "storage/segment_name.hpp"
 
@@ -17,9 +18,6 @@ using protocol::batch_header;
 namespace layout = protocol::batch_layout;
 
 namespace {
-
-// Recovery reads the log in chunks this large (a batch larger than a chunk is read whole).
-constexpr size_t recovery_chunk_bytes = 1 << 20;
 
 result<int64_t> file_mtime_ms(const std::string& path) {
   struct stat st;
@@ -156,62 +154,7 @@ status segment::check_indexes() {
   return {};
 }
 
-// Visits the batches from `from` on, reading headers only, or whole batches with their
-// CRC checked. Stops at the end of the file, at the first batch that is torn or
-// invalid, or when the visitor returns false.
-template <class Visitor>
-static result<uint64_t> walk_batches(const file& log, uint64_t size, uint64_t from,
-                                     bool check_crc, bool& stopped_by_visitor,
-                                     Visitor&& visit) {
-  stopped_by_visitor = false;
-  std::vector<char> buf;
-  uint64_t buf_start = 0; // file position of buf[0]
-  uint64_t pos = from;
-  auto ensure = [&](uint64_t need) -> result<bool> { // buf covers [pos, pos + need)?
-    if (pos >= buf_start && pos + need <= buf_start + buf.size())
-      return true;
-    if (pos + need > size)
-      return false;
-    size_t want = check_crc ? std::max<uint64_t>(need, std::min<uint64_t>(recovery_chunk_bytes, size - pos))
-                            : need;
-    buf.resize(want);
-    auto got = log.read_at(buf.data(), want, pos);
-    if (!got)
-      return got.error();
-    buf.resize(*got);
-    buf_start = pos;
-    return *got >= need;
-  };
-  while (pos < size) {
-    auto have_header = ensure(layout::header_size);
-    if (!have_header)
-      return have_header.error();
-    if (!*have_header)
-      break; // torn header
-    auto header_bytes = protocol::bytes_view(buf.data() + (pos - buf_start), buf.size() - (pos - buf_start));
-    auto h = protocol::read_batch_header(header_bytes);
-    if (!h || pos + h->total_size() > size)
-      break; // garbage or torn batch
-    if (check_crc) {
-      auto have_batch = ensure(h->total_size());
-      if (!have_batch)
-        return have_batch.error();
-      if (!*have_batch)
-        break;
-      auto whole = protocol::bytes_view(buf.data() + (pos - buf_start), h->total_size());
-      if (!protocol::validate_batch(whole))
-        break;
-    }
-    if (!visit(*h, pos)) {
-      stopped_by_visitor = true;
-      break;
-    }
-    pos += h->total_size();
-  }
-  return pos;
-}
-
-result<scan_summary> segment::recover(const std::function<void(const batch_header&)>& on_batch) {
+result<scan_summary> segment::recover(const std::function<void(const batch_header&)>& on_batch, bool allow_gaps) {
   if (auto st = open_log_file(); !st)
     return st.error();
   // Without the sanity check: everything is rebuilt below anyway.
@@ -233,8 +176,9 @@ result<scan_summary> segment::recover(const std::function<void(const batch_heade
   auto end = walk_batches(log_, size_, 0, true, by_visitor,
                           [&](const batch_header& h, uint64_t pos) {
                             // Offsets are dense (base offsets lie outside the CRC, so
-                            // this is what catches a damaged one) and fit the index.
-                            if (h.base_offset != expected
+                            // this is what catches a damaged one), or only increase where
+                            // the cleaner may have removed batches, and fit the index.
+                            if ((allow_gaps ? h.base_offset < expected : h.base_offset != expected)
                                 || h.last_offset() - base_offset_ > INT32_MAX)
                               return false;
                             index_batch(h, pos);
@@ -464,7 +408,7 @@ result<int64_t> segment::largest_timestamp() {
   return file_mtime_ms(segment_file_path(dir_, base_offset_, segment_file::log));
 }
 
-result<int64_t> segment::time_waited_for_roll(int64_t now_ms, int64_t incoming_max_timestamp) {
+result<int64_t> segment::first_batch_timestamp() {
   if (!first_batch_timestamp_) {
     first_batch_timestamp_ = protocol::no_timestamp;
     if (size_ > 0) {
@@ -478,6 +422,12 @@ result<int64_t> segment::time_waited_for_roll(int64_t now_ms, int64_t incoming_m
         first_batch_timestamp_ = h->max_timestamp;
     }
   }
+  return *first_batch_timestamp_;
+}
+
+result<int64_t> segment::time_waited_for_roll(int64_t now_ms, int64_t incoming_max_timestamp) {
+  if (auto first = first_batch_timestamp(); !first)
+    return first.error();
   if (*first_batch_timestamp_ >= 0)
     return incoming_max_timestamp - *first_batch_timestamp_;
   if (!created_ms_) { // a segment found at start-up: its file's last change stands in
@@ -572,6 +522,12 @@ result<std::vector<std::string>> segment::retire() {
     renamed.push_back(std::move(target));
   }
   return renamed;
+}
+
+result<file> segment::duplicate_log() {
+  if (auto st = open_log_file(); !st)
+    return st.error();
+  return log_.duplicate();
 }
 
 status segment::remove() {

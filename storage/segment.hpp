@@ -61,7 +61,9 @@ public:
   /// Scans every batch from position 0, checking length, magic, offsets and CRC;
   /// truncates the file at the first bad batch and rebuilds both indexes. `on_batch`
   /// sees the header of each good batch, in order (the log rebuilds leader epochs).
-  result<scan_summary> recover(const std::function<void(const protocol::batch_header&)>& on_batch = {});
+  /// Offsets must be dense, or with `allow_gaps` (a compacted log) only increase.
+  result<scan_summary> recover(const std::function<void(const protocol::batch_header&)>& on_batch = {},
+                               bool allow_gaps = false);
   /// For a segment trusted after a clean shutdown that becomes the active one: loads its
   /// indexes and walks the headers after the last index entry to learn next_offset().
   status load_tail();
@@ -85,6 +87,8 @@ public:
 
   /// The largest timestamp of any batch (file mtime when no batch has one).
   result<int64_t> largest_timestamp();
+  /// The max timestamp of the first batch; -1 when there is none or it has none.
+  result<int64_t> first_batch_timestamp();
   /// Kafka's LogSegment.timeWaitedForRoll, compared with log.roll.ms: the incoming
   /// batches' max timestamp minus the first batch's, or, when the first batch has no
   /// timestamp, the time since the segment was created (its file's mtime if it was found
@@ -102,6 +106,9 @@ public:
   /// Called when the segment stops being the active one: adds the final time index entry.
   status seal();
   bool index_full() const noexcept;
+  /// A second descriptor of the log file, for reading it on another thread (the cleaner):
+  /// a sealed segment's bytes do not change, and a descriptor outlives a rename.
+  result<file> duplicate_log();
   /// Deletes the segment's files.
   status remove();
   /// Closes the segment and renames its files to <name>.deleted, returning the new
