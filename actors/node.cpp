@@ -396,6 +396,12 @@ result<node> start_node(caf::actor_system& sys, const config::server_config& cfg
   n.cleaner = spawn_retention_cleaner(
     sys, retention_cleaner_config{n.routes, std::chrono::milliseconds(cfg.log_retention_check_interval_ms),
                                   now_ms, n.metrics});
+  if (cfg.log_cleaner_enable)
+    n.log_cleaner = spawn_log_cleaner(
+      sys, log_cleaner_config{n.routes, cfg.log_cleaner_threads, static_cast<size_t>(cfg.log_cleaner_dedupe_buffer_size),
+                              cfg.log_cleaner_io_buffer_load_factor,
+                              std::chrono::milliseconds(cfg.log_cleaner_backoff_ms), now_ms,
+                              options.detached_io_worker, n.metrics});
   n.offsets_expirer = spawn_offsets_expirer(
     sys, offsets_expirer_config{offsets, n.groups, std::chrono::milliseconds(cfg.offsets_retention_check_interval_ms),
                                 int64_t{cfg.offsets_retention_minutes} * 60 * 1000, now_ms});

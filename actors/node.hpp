@@ -20,6 +20,7 @@
 #include "actors/kafka_listener.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/offsets_expirer.hpp"
+#include "actors/log_cleaner.hpp"
 #include "actors/retention_cleaner.hpp"
 #include "cluster/client_quotas.hpp"
 #include "config/server_config.hpp"
@@ -83,6 +84,8 @@ node_actor spawn_node_actor(caf::actor_system& sys, node_context ctx);
 struct node {
   node_actor actor;
   retention_cleaner_actor cleaner;
+  /// Compaction (null with log.cleaner.enable=false).
+  log_cleaner_actor log_cleaner;
   caf::actor io_worker;
   std::shared_ptr<routing_table> routes;
   std::shared_ptr<node_storage> storage;

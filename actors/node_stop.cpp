@@ -93,6 +93,8 @@ caf::actor spawn_node_stopper(caf::actor_system& sys, node& n) {
   for (auto& l : n.listeners)
     steps->intake.push_back(caf::actor_cast<caf::actor>(l.actor));
   steps->intake.push_back(caf::actor_cast<caf::actor>(n.cleaner));
+  if (n.log_cleaner)
+    steps->intake.push_back(caf::actor_cast<caf::actor>(n.log_cleaner));
   steps->intake.push_back(caf::actor_cast<caf::actor>(n.offsets_expirer));
   if (n.quota_admin)
     steps->intake.push_back(n.quota_admin);

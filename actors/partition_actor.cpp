@@ -244,6 +244,10 @@ void unlink_segments(const partition_actor_state& st, const std::vector<storage:
   std::vector<std::string> files;
   for (auto& d : removed)
     files.insert(files.end(), d.files.begin(), d.files.end());
+  unlink_files(st, std::move(files));
+}
+
+void unlink_files(const partition_actor_state& st, std::vector<std::string> files) {
   if (files.empty())
     return;
   io_job unlink{[files] { return storage::delete_files(files).error(); }};
@@ -409,6 +413,9 @@ partition_actor::behavior_type partition(self_ptr self, std::shared_ptr<storage:
     [=](isr_atom, uint64_t generation) { check_isr(self, generation); },
     [=](isr_atom, bool ok, std::vector<int32_t>& isr) { isr_written(self, ok, std::move(isr)); },
     [=](delete_records_atom, int64_t offset, int32_t timeout_ms) { return delete_records(self, offset, timeout_ms); },
+    [=](clean_status_atom, int64_t now) { return clean_status(self, now); },
+    [=](clean_prepare_atom, int64_t now) { return prepare_clean(self, now); },
+    [=](clean_complete_atom, clean_job_handle& handle) { return complete_clean(self, handle); },
     [=](retention_atom, int64_t now) -> caf::result<retention_report> {
       auto& st = self->state;
       auto deleted = st.log->apply_retention(now);

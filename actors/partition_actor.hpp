@@ -21,6 +21,7 @@
 #include <caf/typed_actor.hpp>
 
 #include "actors/atoms.hpp"
+#include "actors/clean_messages.hpp"
 #include "actors/messages.hpp"
 #include "actors/replication_messages.hpp"
 
@@ -68,6 +69,11 @@ using partition_actor = caf::typed_actor<
   /// answers the low watermark once every live replica's log start reached it, or
   /// request_timed_out after the milliseconds given.
   caf::replies_to<delete_records_atom, int64_t, int32_t>::with<int64_t>,
+  /// The log cleaner (actors/log_cleaner.hpp): how dirty the log is, a round to run, and
+  /// its result to swap in (each replica compacts its own log, as in Kafka).
+  caf::replies_to<clean_status_atom, int64_t>::with<clean_candidate>,
+  caf::replies_to<clean_prepare_atom, int64_t>::with<clean_job_handle>,
+  caf::replies_to<clean_complete_atom, clean_job_handle>::with<clean_report>,
   /// Applies time and size retention for `now` (ms since the epoch).
   caf::replies_to<retention_atom, int64_t>::with<retention_report>,
   /// Leader: a follower's fetch of one partition (replica id), up to the log end; an empty

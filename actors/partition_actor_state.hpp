@@ -115,10 +115,18 @@ void flush_if_due(partition_self self);
 
 /// Hands the files of removed segments to the I/O worker to unlink.
 void unlink_segments(const partition_actor_state& st, const std::vector<storage::deleted_segment>& removed);
+/// The same for a list of files (after file.delete.delay.ms).
+void unlink_files(const partition_actor_state& st, std::vector<std::string> files);
 
 /// The error to answer for a failed append; logs once, at the write that failed, that the
 /// log dir went offline (storage/log_dir_health.hpp).
 caf::error append_failed(const partition_actor_state& st, std::error_code ec);
+
+// -- partition_cleaning.cpp (the log cleaner's requests, actors/log_cleaner.hpp) --
+
+clean_candidate clean_status(partition_self self, int64_t now_ms);
+caf::result<clean_job_handle> prepare_clean(partition_self self, int64_t now_ms);
+caf::result<clean_report> complete_clean(partition_self self, clean_job_handle& handle);
 
 // -- partition_leader.cpp --
 

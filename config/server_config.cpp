@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <tuple>
 #include <type_traits>
 
@@ -107,6 +108,23 @@ key_spec bool_key(std::string name, std::string def, bool server_config::*field,
     return b.has_value();
   };
   return {{std::move(name), std::move(def), "true or false", std::move(doc)}, apply};
+}
+
+/// A number in [min, max] (a Java double), stored in `field`.
+key_spec ratio_key(std::string name, std::string def, double min, double max, double server_config::*field,
+                   std::string doc) {
+  auto apply = [min, max, field](std::string_view value, settings& s, std::string&) {
+    std::string text(value);
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v >= min && v <= max))
+      return false;
+    s.cfg.*field = v;
+    return true;
+  };
+  std::ostringstream allowed;
+  allowed << "a number from " << min << " to " << max;
+  return {{std::move(name), std::move(def), allowed.str(), std::move(doc)}, apply};
 }
 
 // -- lists and strings -----------------------------------------------------------------
@@ -227,6 +245,23 @@ std::vector<key_spec> make_registry() {
                           "how often the retention cleaner looks for segments to delete"));
   r.push_back(bool_key("log.cleaner.enable", "true", &sc::log_cleaner_enable,
                        "compact topics whose cleanup.policy is compact"));
+  r.push_back(integer_key("log.cleaner.threads", "1", {1, 64}, &sc::log_cleaner_threads,
+                          "threads the log cleaner cleans on"));
+  r.push_back(integer_key("log.cleaner.dedupe.buffer.size", "134217728", {1024 * 1024, long_max},
+                          &sc::log_cleaner_dedupe_buffer_size,
+                          "memory of the cleaner's key maps, over all its threads"));
+  r.push_back(ratio_key("log.cleaner.io.buffer.load.factor", "0.9", 0.01, 1.0,
+                        &sc::log_cleaner_io_buffer_load_factor, "how full a cleaner's key map may get"));
+  r.push_back(integer_key("log.cleaner.backoff.ms", "15000", {0, long_max}, &sc::log_cleaner_backoff_ms,
+                          "how long the cleaner sleeps when no log needs cleaning"));
+  r.push_back(ratio_key("log.cleaner.min.cleanable.ratio", "0.5", 0.0, 1.0, &sc::log_cleaner_min_cleanable_ratio,
+                        "default min.cleanable.dirty.ratio"));
+  r.push_back(integer_key("log.cleaner.min.compaction.lag.ms", "0", {0, long_max},
+                          &sc::log_cleaner_min_compaction_lag_ms, "default min.compaction.lag.ms"));
+  r.push_back(integer_key("log.cleaner.max.compaction.lag.ms", "9223372036854775807", {1, long_max},
+                          &sc::log_cleaner_max_compaction_lag_ms, "default max.compaction.lag.ms"));
+  r.push_back(integer_key("log.cleaner.delete.retention.ms", "86400000", {0, long_max},
+                          &sc::log_cleaner_delete_retention_ms, "default delete.retention.ms"));
   r.push_back(integer_key("log.flush.interval.messages", "9223372036854775807", {1, long_max},
                           &sc::log_flush_interval_messages,
                           "fsync a partition after this many unflushed records"));
@@ -486,7 +521,10 @@ bool operator==(const server_config& a, const server_config& b) {
                     c.default_replication_factor, c.min_insync_replicas, c.zookeeper_connect,
                     c.zookeeper_session_timeout_ms, c.log_segment_bytes, c.log_roll_ms,
                     c.log_retention_ms, c.log_retention_bytes,
-                    c.log_retention_check_interval_ms, c.log_cleaner_enable,
+                    c.log_retention_check_interval_ms, c.log_cleaner_enable, c.log_cleaner_threads,
+                    c.log_cleaner_dedupe_buffer_size, c.log_cleaner_io_buffer_load_factor, c.log_cleaner_backoff_ms,
+                    c.log_cleaner_min_cleanable_ratio, c.log_cleaner_min_compaction_lag_ms,
+                    c.log_cleaner_max_compaction_lag_ms, c.log_cleaner_delete_retention_ms,
                     c.log_flush_interval_messages, c.log_flush_interval_ms,
                     c.log_index_interval_bytes, c.log_index_size_max_bytes, c.message_max_bytes,
                     c.auto_create_topics_enable, c.delete_topic_enable,

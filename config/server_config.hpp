@@ -59,6 +59,18 @@ struct server_config {
   int64_t log_retention_check_interval_ms = 300000;
   /// log.cleaner.enable: run compaction for topics with cleanup.policy=compact.
   bool log_cleaner_enable = true;
+  /// log.cleaner.threads, log.cleaner.dedupe.buffer.size (bytes over all threads),
+  /// log.cleaner.io.buffer.load.factor, log.cleaner.backoff.ms (actors/log_cleaner.hpp).
+  int32_t log_cleaner_threads = 1;
+  int64_t log_cleaner_dedupe_buffer_size = 134217728;
+  double log_cleaner_io_buffer_load_factor = 0.9;
+  int64_t log_cleaner_backoff_ms = 15000;
+  /// The broker defaults of min.cleanable.dirty.ratio, min/max.compaction.lag.ms and
+  /// delete.retention.ms.
+  double log_cleaner_min_cleanable_ratio = 0.5;
+  int64_t log_cleaner_min_compaction_lag_ms = 0;
+  int64_t log_cleaner_max_compaction_lag_ms = std::numeric_limits<int64_t>::max();
+  int64_t log_cleaner_delete_retention_ms = 86400000;
   /// log.flush.interval.messages (>= 1): fsync after this many unflushed records.
   int64_t log_flush_interval_messages = std::numeric_limits<int64_t>::max();
   /// log.flush.interval.ms (>= 0): fsync when unflushed data is this old; unset = never.

@@ -14,6 +14,10 @@ storage::log_config to_log_config(const server_config& cfg) {
   result.flush_interval_ms = cfg.log_flush_interval_ms;
   result.max_message_bytes = cfg.message_max_bytes;
   result.producer_id_expiration_ms = cfg.producer_id_expiration_ms;
+  result.min_cleanable_dirty_ratio = cfg.log_cleaner_min_cleanable_ratio;
+  result.min_compaction_lag_ms = cfg.log_cleaner_min_compaction_lag_ms;
+  result.max_compaction_lag_ms = cfg.log_cleaner_max_compaction_lag_ms;
+  result.delete_retention_ms = cfg.log_cleaner_delete_retention_ms;
   return result;
 }
 

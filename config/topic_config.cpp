@@ -52,11 +52,10 @@ const std::map<std::string, integer_key, std::less<>>& integer_keys() {
     // Replication settings: read by the partition's leader and the controller from the
     // topic's config, not by its log.
     {"min.insync.replicas", {1, int_max, "an integer >= 1", [](cfg&, int64_t) {}}},
-    // Settings of the log cleaner, which reads them for compacted topics only (as Kafka's);
-    // checked and stored here.
-    {"delete.retention.ms", {0, long_max, "an integer >= 0", [](cfg&, int64_t) {}}},
-    {"min.compaction.lag.ms", {0, long_max, "an integer >= 0", [](cfg&, int64_t) {}}},
-    {"max.compaction.lag.ms", {1, long_max, "an integer >= 1", [](cfg&, int64_t) {}}},
+    // Settings of the log cleaner, which reads them for compacted topics only (as Kafka's).
+    {"delete.retention.ms", {0, long_max, "an integer >= 0", [](cfg& c, int64_t v) { c.delete_retention_ms = v; }}},
+    {"min.compaction.lag.ms", {0, long_max, "an integer >= 0", [](cfg& c, int64_t v) { c.min_compaction_lag_ms = v; }}},
+    {"max.compaction.lag.ms", {1, long_max, "an integer >= 1", [](cfg& c, int64_t v) { c.max_compaction_lag_ms = v; }}},
     // Tiered storage's local share: without remote storage (refused below) Kafka ignores them.
     {"local.retention.ms", {-2, long_max, "an integer >= -2", [](cfg&, int64_t) {}}},
     {"local.retention.bytes", {-2, long_max, "an integer >= -2", [](cfg&, int64_t) {}}},
@@ -177,6 +176,7 @@ word_key_outcome apply_word_key(storage::log_config& base, const std::string& ke
     double ratio = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0' || !(ratio >= 0.0 && ratio <= 1.0))
       return {true, bad_value(key, value, "a number from 0 to 1")};
+    base.min_cleanable_dirty_ratio = ratio;
     return {true, std::nullopt};
   }
   return {};

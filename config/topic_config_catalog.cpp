@@ -1,6 +1,7 @@
 #include "config/topic_config_catalog.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace cafka::config {
 
@@ -79,6 +80,17 @@ std::string broker_default(const topic_key& key, const server_config& cfg) {
     return std::to_string(cfg.log_roll_ms);
   if (n == "unclean.leader.election.enable")
     return cfg.unclean_leader_election_enable ? "true" : "false";
+  if (n == "delete.retention.ms")
+    return std::to_string(cfg.log_cleaner_delete_retention_ms);
+  if (n == "min.compaction.lag.ms")
+    return std::to_string(cfg.log_cleaner_min_compaction_lag_ms);
+  if (n == "max.compaction.lag.ms")
+    return std::to_string(cfg.log_cleaner_max_compaction_lag_ms);
+  if (n == "min.cleanable.dirty.ratio") {
+    std::ostringstream text;
+    text << cfg.log_cleaner_min_cleanable_ratio;
+    return text.str();
+  }
   return key.default_value;
 }
 

@@ -71,6 +71,7 @@
 #include "protocol/control_batch.hpp"
 #include "storage/aborted_txn_index.hpp"
 #include "storage/clean_job.hpp"
+#include "storage/cleaning_plan.hpp"
 #include "storage/file.hpp"
 #include "storage/leader_epoch_cache.hpp"
 #include "storage/log_dir_health.hpp"
@@ -257,9 +258,11 @@ public:
   /// offset_out_of_range.
   result<std::vector<deleted_segment>> advance_log_start(int64_t offset);
 
-  /// Compaction (cleanup.policy=compact; storage/clean_job.hpp): the cleaner's next round
-  /// when the log is due for one (storage/cleaning_plan.hpp), else nothing. The owner passes
-  /// the partition's last stable offset; records at or above it are not cleaned.
+  /// Compaction (cleanup.policy=compact; storage/clean_job.hpp): what the cleaner may clean
+  /// now (storage/cleaning_plan.hpp); nothing for a log that is not compacted. The owner
+  /// passes the partition's last stable offset; records at or above it are not cleaned.
+  result<std::optional<cleanable_range>> cleanable(int64_t last_stable_offset, int64_t now_ms);
+  /// The cleaner's next round when the log is due for one, else nothing.
   result<std::optional<clean_job>> prepare_clean(int64_t last_stable_offset, int64_t now_ms);
   /// After job.run(): puts the cleaned segments in the place of those the job read
   /// (storage/clean_swap.hpp) and moves the cleaner's checkpoint to job.map_end(), unless the

@@ -38,9 +38,9 @@ status partition_log::save_cleaner_offset() {
   return {};
 }
 
-result<std::optional<clean_job>> partition_log::prepare_clean(int64_t last_stable_offset, int64_t now_ms) {
+result<std::optional<cleanable_range>> partition_log::cleanable(int64_t last_stable_offset, int64_t now_ms) {
   if (!cfg_.cleanup_compact || segments_.size() < 2 || health_->offline())
-    return std::optional<clean_job>{};
+    return std::optional<cleanable_range>{};
   cleaning_inputs in;
   for (size_t i = 0; i < segments_.size(); ++i) {
     auto& s = *segments_[i];
@@ -66,9 +66,16 @@ result<std::optional<clean_job>> partition_log::prepare_clean(int64_t last_stabl
   in.now_ms = now_ms;
   in.min_compaction_lag_ms = cfg_.min_compaction_lag_ms;
   in.max_compaction_lag_ms = cfg_.max_compaction_lag_ms;
-  auto range = cleanable_range_of(in);
-  if (!range.due(cfg_.min_cleanable_dirty_ratio))
+  return std::optional<cleanable_range>{cleanable_range_of(in)};
+}
+
+result<std::optional<clean_job>> partition_log::prepare_clean(int64_t last_stable_offset, int64_t now_ms) {
+  auto found = cleanable(last_stable_offset, now_ms);
+  if (!found)
+    return found.error();
+  if (!*found || !(*found)->due(cfg_.min_cleanable_dirty_ratio))
     return std::optional<clean_job>{};
+  auto& range = **found;
   clean_job job;
   job.dir_ = dir_;
   job.cfg_ = cfg_;

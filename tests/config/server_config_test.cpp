@@ -137,9 +137,12 @@ BOOST_AUTO_TEST_CASE(registry_lists_each_key_once_with_doc_and_allowed_values) {
                     "controlled.shutdown.max.retries", "controlled.shutdown.retry.backoff.ms",
                     "auto.leader.rebalance.enable", "leader.imbalance.check.interval.seconds",
                     "leader.imbalance.per.broker.percentage", "log.level", "log.level.replication",
-                    "metrics.listener"})
+                    "metrics.listener", "log.cleaner.threads", "log.cleaner.dedupe.buffer.size",
+                    "log.cleaner.io.buffer.load.factor", "log.cleaner.backoff.ms", "log.cleaner.min.cleanable.ratio",
+                    "log.cleaner.min.compaction.lag.ms", "log.cleaner.max.compaction.lag.ms",
+                    "log.cleaner.delete.retention.ms"})
     BOOST_TEST(names.count(name) == 1u, name);
-  BOOST_TEST(names.size() == 78u); // 67 and log.level with its 10 components
+  BOOST_TEST(names.size() == 86u); // 75 and log.level with its 10 components
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -434,6 +437,15 @@ BOOST_AUTO_TEST_CASE(a_bad_value_for_every_key) {
     {"log.retention.bytes", "-2"},
     {"log.retention.check.interval.ms", "0"},
     {"log.cleaner.enable", "1"},
+    {"log.cleaner.threads", "0"},
+    {"log.cleaner.dedupe.buffer.size", "1000"},
+    {"log.cleaner.io.buffer.load.factor", "1.5"},
+    {"log.cleaner.io.buffer.load.factor", "x"},
+    {"log.cleaner.backoff.ms", "-1"},
+    {"log.cleaner.min.cleanable.ratio", "-0.1"},
+    {"log.cleaner.min.compaction.lag.ms", "-1"},
+    {"log.cleaner.max.compaction.lag.ms", "0"},
+    {"log.cleaner.delete.retention.ms", "-1"},
     {"log.flush.interval.messages", "0"},
     {"log.flush.interval.ms", "-1"},
     {"log.index.interval.bytes", "-1"},

@@ -5,7 +5,8 @@
 
 A KafkaConsumer without a group (assign + seek_to_beginning) reads every partition from its
 beginning offset to its end offset (ListOffsets latest, i.e. the high watermark, taken once at
-the start) and prints one line per record: "<partition> <offset> <value>" (the value as text).
+the start) and prints one line per record: "<partition> <offset> <value>" (the value as text, NULL for a
+tombstone).
 The caller does the checking. Exit status 0 once every partition reached its end offset;
 otherwise 1 with the reason on stderr. Every wait is bounded.
 """
@@ -53,7 +54,8 @@ def main():
             for tp, messages in consumer.poll(timeout_ms=1000, max_records=5000).items():
                 for m in messages:
                     if m.offset < end[tp]:
-                        out.append("%d %d %s" % (tp.partition, m.offset, m.value.decode()))
+                        value = m.value.decode() if m.value is not None else "NULL"  # a tombstone
+                        out.append("%d %d %s" % (tp.partition, m.offset, value))
         sys.stdout.write("".join(line + "\n" for line in out))
         return 0
     except Exception:
