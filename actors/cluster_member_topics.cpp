@@ -290,7 +290,7 @@ void ensure_txn_topic(self_ptr self) {
     cfg.transaction_state_log_replication_factor, "transaction.state.log.replication.factor",
     [&cfg](int32_t replicas) {
       return cluster::txn_topic_configs(replicas, cfg.transaction_state_log_min_isr,
-                                        cfg.transaction_state_log_segment_bytes, cfg.transactional_id_expiration_ms);
+                                        cfg.transaction_state_log_segment_bytes);
     },
     &member_state::creating_txn_topic);
 }

@@ -45,18 +45,21 @@ worker* free_worker(self_ptr self) {
 
 void look_for_work(self_ptr self);
 
-// The round of `tp` ended (done or not): its worker is free, and there may be more to do.
-void round_over(self_ptr self, worker* w, const storage::topic_partition& tp) {
+// The round of `tp` ended: its worker is free. After a round that cleaned something there
+// may be more to do at once; otherwise the next look is the timer's (a round that keeps
+// failing, or a log that keeps changing under the cleaner, must not spin).
+void round_over(self_ptr self, worker* w, const storage::topic_partition& tp, bool cleaned) {
   w->busy = false;
   self->state.in_flight.erase(tp);
-  self->send(self, caf::tick_atom_v);
+  if (cleaned)
+    self->send(self, caf::tick_atom_v);
 }
 
 void clean_failed(self_ptr self, worker* w, const storage::topic_partition& tp, const char* step,
                   const caf::error& err) {
   log_line(log_level::warn, log_component::storage, "log cleaner: %s-%d: %s failed: %s", tp.topic.c_str(), tp.partition,
            step, describe(err).c_str());
-  round_over(self, w, tp);
+  round_over(self, w, tp, false);
 }
 
 // Prepare at the partition, run on a worker, complete at the partition.
@@ -69,7 +72,7 @@ void clean(self_ptr self, worker* w, const clean_candidate& c, const partition_a
     .then(
       [=](clean_job_handle& handle) {
         if (!handle.job) // cleaned, truncated or reconfigured meanwhile
-          return round_over(self, w, tp);
+          return round_over(self, w, tp, false);
         auto& cfg = self->state.cfg;
         if (!w->map)
           w->map = std::make_shared<storage::offset_map>(cfg.dedupe_buffer_size / static_cast<size_t>(cfg.threads),
@@ -89,7 +92,7 @@ void clean(self_ptr self, worker* w, const clean_candidate& c, const partition_a
                                static_cast<unsigned long long>(r.records_read),
                                static_cast<unsigned long long>(r.bytes_read),
                                static_cast<unsigned long long>(r.bytes_written));
-                    round_over(self, w, tp);
+                    round_over(self, w, tp, r.swapped);
                   },
                   [=](caf::error& err) { clean_failed(self, w, tp, "swapping the cleaned segments in", err); });
             },
@@ -103,7 +106,7 @@ void look_for_work(self_ptr self) {
   auto& st = self->state;
   if (st.scanning || free_worker(self) == nullptr)
     return;
-  auto replicas = st.cfg.routes->replicas();
+  auto replicas = st.cfg.routes->all_replicas(); // (internal topics are compacted too)
   if (replicas->empty())
     return;
   st.scanning = true;

@@ -372,8 +372,7 @@ void create_txn_topic_alone(self_ptr self) {
   std::string name{cluster::transaction_state_topic};
   if (st.ctx.storage->topics.count(name) > 0 || st.deleting.count(name) > 0)
     return;
-  auto configs = cluster::txn_topic_configs(1, cfg.transaction_state_log_min_isr, cfg.transaction_state_log_segment_bytes,
-                                            cfg.transactional_id_expiration_ms);
+  auto configs = cluster::txn_topic_configs(1, cfg.transaction_state_log_min_isr, cfg.transaction_state_log_segment_bytes);
   auto created = create_topic(self, topic_spec{name, cfg.transaction_state_log_num_partitions, 1, configs, {}}, true);
   if (!created) {
     log_line(log_level::warn, log_component::transactions, "creating %s: %s", name.c_str(), describe(created.error()).c_str());

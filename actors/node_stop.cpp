@@ -134,7 +134,7 @@ status finish_node_stop(node& n, bool stopped) {
   status st;
   if (n.offsets) { // the groups are closed: nothing commits any more
     st = n.offsets->close();
-    // The logs as they are now (created on first commit, replaced by rewrites), so that
+    // The logs as they are now (created on first commit), so that
     // the shutdown checkpoint covers them.
     for (auto& [tp, log] : n.offsets->logs())
       n.storage->internal_partitions[tp] = node_storage::open_partition{log, 0};

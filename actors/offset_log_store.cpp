@@ -11,7 +11,6 @@
 #include "cluster/offset_records.hpp"
 #include "cluster/offsets_partition.hpp"
 #include "protocol/control_batch.hpp"
-#include "storage/log_swap.hpp"
 #include "storage/topic_partition.hpp"
 
 namespace cafka {
@@ -54,10 +53,12 @@ result<std::shared_ptr<offset_log_store>> offset_log_store::open(const storage::
                                                                  offset_store_options options) {
   if (options.partitions < 1)
     return std::make_error_code(std::errc::invalid_argument);
-  // Committed offsets leave the log only as tombstones (expiry) and rewrites, never by
+  // Committed offsets leave the log only as tombstones (expiry) and by compaction, never by
   // log retention.
   cfg.retention_ms = -1;
   cfg.retention_bytes = -1;
+  cfg.cleanup_delete = false;
+  cfg.cleanup_compact = true;
   std::shared_ptr<offset_log_store> store{new offset_log_store(dir, cfg, std::move(run_blocking), options)};
   if (auto st = store->load(now_ms); !st)
     return st.error();
@@ -69,13 +70,6 @@ status offset_log_store::load(int64_t now_ms) {
   if (!found)
     return found.error();
   for (auto p : *found) {
-    auto path = dir_.partition_path(partition(p));
-    auto repaired = storage::repair_interrupted_swap(path);
-    if (!repaired)
-      return repaired.error();
-    if (*repaired != storage::swap_repair::none)
-      log_line(log_level::info, log_component::groups, "__consumer_offsets-%d: %s an interrupted rewrite", p,
-               *repaired == storage::swap_repair::finished ? "finished" : "rolled back");
     auto log = dir_.open_log(partition(p), cfg_, now_ms);
     if (!log)
       return log.error();
@@ -175,8 +169,8 @@ protocol::kafka_error offset_log_store::store(const std::string& group,
                st.error().message().c_str());
       return protocol::kafka_error::unknown_server_error;
     }
-    if (auto rewrite = prepare_rewrite_locked(p, now_ms))
-      jobs.push_back(std::move(rewrite));
+    if (auto clean = prepare_clean_locked(p, now_ms))
+      jobs.push_back(std::move(clean));
   }
   start(std::move(jobs));
   return protocol::kafka_error::none;
@@ -217,11 +211,8 @@ void offset_log_store::append_for_txn(int32_t p, int64_t now_ms, bool create_log
   auto outcome = protocol::kafka_error::none;
   {
     std::lock_guard<std::mutex> guard{mutex_};
-    auto it = partitions_.find(p);
     if (closed_) {
       outcome = protocol::kafka_error::coordinator_not_available;
-    } else if (it != partitions_.end() && it->second.rewrite_in_flight) {
-      outcome = protocol::kafka_error::coordinator_load_in_progress;
     } else if (auto opened = create_log ? open_log_locked(p, now_ms) : status{}; !opened) {
       outcome = protocol::kafka_error::unknown_server_error;
     } else if (auto found = partitions_.find(p); found != partitions_.end() && found->second.log) {
@@ -264,8 +255,8 @@ result<size_t> offset_log_store::expire(int64_t now_ms, int64_t retention_ms,
       if (failed = append_locked(p, tombstones, now_ms, jobs); !failed)
         break;
       expired += tombstones.size();
-      if (auto rewrite = prepare_rewrite_locked(p, now_ms))
-        jobs.push_back(std::move(rewrite));
+      if (auto clean = prepare_clean_locked(p, now_ms))
+        jobs.push_back(std::move(clean));
     }
   }
   start(std::move(jobs)); // without the mutex: an inline job takes it
@@ -287,9 +278,9 @@ size_t offset_log_store::size() const {
   return offsets_in(partitions_);
 }
 
-size_t offset_log_store::rewrites() const {
+size_t offset_log_store::cleans() const {
   std::lock_guard<std::mutex> guard{mutex_};
-  return rewrites_;
+  return cleans_;
 }
 
 std::shared_ptr<storage::partition_log> offset_log_store::log(int32_t p) const {
@@ -326,8 +317,6 @@ status offset_log_store::append_locked(int32_t p, const std::vector<cluster::off
   if (auto st = append_to(*ps.log, updates, now_ms); !st)
     return st;
   ps.table.apply(updates); // only once the records are in the log
-  if (ps.rewrite_in_flight)
-    ps.pending.insert(ps.pending.end(), updates.begin(), updates.end());
   if (auto flush = prepare_flush_locked(p, now_ms))
     jobs.push_back(std::move(flush));
   return {};
@@ -346,7 +335,7 @@ status offset_log_store::append_to(storage::partition_log& log, const std::vecto
 }
 
 // As partition_actor's flush: prepared under the mutex, the fsync on the I/O worker, then
-// completed under the mutex again, if the log was not replaced by a rewrite meanwhile.
+// completed under the mutex again, if the store is still open.
 offset_log_store::blocking_job offset_log_store::prepare_flush_locked(int32_t p, int64_t now_ms) {
   auto& ps = partitions_[p];
   if (ps.flush_in_flight || !run_blocking_ || !ps.log->flush_due(now_ms))
@@ -380,7 +369,7 @@ void offset_log_store::start(std::vector<blocking_job> jobs) {
     if (run_blocking_)
       run_blocking_(std::move(job));
     else
-      job(); // only rewrites are prepared without a runner
+      job(); // only cleans are prepared without a runner
   }
 }
 

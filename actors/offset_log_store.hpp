@@ -21,7 +21,7 @@
 // folders K >= N stay on disk (read at every open, a few bytes).
 //
 // Shared by the group actors (each through persistent_group_offsets), the expiry timer
-// (offsets_expirer) and the I/O worker's rewrite job, so every call takes one mutex. A
+// (offsets_expirer) and the I/O worker's clean job, so every call takes one mutex. A
 // commit is appended to the log (a write to the page cache, as partition appends) and
 // applied to the table before it is answered; fsync follows log.flush.* like other
 // partitions, run by `run_blocking` (the node's I/O worker) so no scheduler thread waits
@@ -29,31 +29,17 @@
 // (a mkdir and three empty files, once per partition).
 //
 // Transactions: TxnOffsetCommit appends a transactional batch (commit_txn) that stays pending
-// in the table until the coordinator's marker (write_txn_marker) applies or drops it. Neither
-// runs while the partition is being rewritten (answered COORDINATOR_LOAD_IN_PROGRESS, which
-// clients and the coordinator retry), and a partition with pending commits is not rewritten.
+// in the table until the coordinator's marker (write_txn_marker) applies or drops it.
 //
-// Rewrite (cleanup of superseded records; there is no compaction): after a commit or an
-// expiry, a partition whose table says more than `rewrite_superseded_fraction` (0.5) of its
-// log is superseded, and whose log holds at least `rewrite_min_bytes` (1 MiB), is rewritten
-// by a job handed to `run_blocking` (storage/log_swap.hpp has the crash-safe steps):
-//   1. under the mutex: the table's snapshot (live entries only) is taken, and the log end
-//      offset E noted; from now on commits to that partition are appended to the old log
-//      as usual AND remembered ("pending");
-//   2. on the I/O worker, without the mutex: __consumer_offsets-K.cleaned gets a new log
-//      starting at offset E (offsets never go back, so a recovery point written for the old
-//      log is never beyond the new log's start), the snapshot is appended and fsynced;
-//      pending commits are moved over and fsynced in a few bounded rounds;
-//   3. under the mutex: the last pending commits are appended, the new log is closed
-//      (sealed and fsynced: the last round usually left nothing to sync), the folders are
-//      swapped (K -> K.deleted, K.cleaned -> K) and the new log is reopened in place of the
-//      old (trusted: it was just closed); then, without the mutex, K.deleted is removed.
-//      Commits wait for this step, which writes no more than the last round's commits.
-// So no commit is lost: until the swap the old log has every commit, after it the new one.
-// At open, a swap a crash interrupted is finished or rolled back (repair_interrupted_swap).
-// Closing the store while a rewrite runs abandons it (the old log is complete). After a
-// rewrite the table counts the log as holding only its live entries (commits that arrived
-// during the rewrite superseded a little more; the next rewrite comes a little later).
+// Compaction: the logs are compacted as a topic with cleanup.policy=compact is (Kafka's
+// __consumer_offsets is one): after a commit or an expiry, a partition whose log is due
+// (storage/cleaning_plan.hpp: the sealed segments' dirty share above `cfg`'s
+// min.cleanable.dirty.ratio) gets a cleaner round (storage/clean_job.hpp): prepared under the
+// mutex, run by `run_blocking` without it (commits go on to the active segment meanwhile,
+// and records of open transactions, at or above the last stable offset, are not touched),
+// then swapped in under the mutex (storage/clean_swap.hpp: a crash at any step leaves the log
+// as before or as after, which the next open repairs); the replaced files are unlinked on
+// the I/O worker. A round's key map is `clean_buffer_bytes`.
 
 #include <cstdint>
 #include <functional>
@@ -74,30 +60,28 @@
 
 namespace cafka {
 
-/// How the store spreads and rewrites its partitions.
+/// How the store spreads and compacts its partitions.
 struct offset_store_options {
   /// offsets.topic.num.partitions (>= 1).
   int32_t partitions = 1;
-  /// A partition is rewritten only when its log holds at least this many bytes ...
-  uint64_t rewrite_min_bytes = 1 << 20;
-  /// ... and more than this part of its records is superseded.
-  double rewrite_superseded_fraction = 0.5;
+  /// The memory of a clean round's key map (storage/offset_map.hpp).
+  size_t clean_buffer_bytes = size_t{4} << 20;
 };
 
 class offset_log_store final : public offsets_store, public std::enable_shared_from_this<offset_log_store> {
 public:
-  /// Runs a blocking job (an fsync, a rewrite) off the scheduler threads; the job finishes
-  /// later. Without one, fsyncs are skipped and rewrites run inline.
+  /// Runs a blocking job (an fsync, a clean) off the scheduler threads; the job finishes
+  /// later. Without one, fsyncs are skipped and cleans run inline.
   using blocking_runner = std::function<void(std::function<std::error_code()> job)>;
   using log_map = std::map<storage::topic_partition, std::shared_ptr<storage::partition_log>>;
 
   /// __consumer_offsets-`p`.
   static storage::topic_partition partition(int32_t p = 0) { return {"__consumer_offsets", p}; }
 
-  /// Repairs interrupted rewrites, opens every __consumer_offsets-K folder of `dir`, replays
-  /// them into the tables and moves groups to their home partition (see the top). `dir`
-  /// must outlive the store. The logs never expire by time or size (`cfg`'s retention is
-  /// switched off).
+  /// Opens every __consumer_offsets-K folder of `dir` (repairing an interrupted clean),
+  /// replays them into the tables and moves groups to their home partition (see the top).
+  /// `dir` must outlive the store. The logs are compacted and never expire by time or size
+  /// (`cfg`'s cleanup policy is set to compact).
   static result<std::shared_ptr<offset_log_store>> open(const storage::log_directory& dir,
                                                         storage::log_config cfg, int64_t now_ms,
                                                         blocking_runner run_blocking,
@@ -134,8 +118,8 @@ public:
   /// Records in the logs and live entries, over every partition (for logs and tests).
   size_t log_records() const;
   size_t size() const;
-  /// Rewrites completed since open (for logs and tests).
-  size_t rewrites() const;
+  /// Clean rounds swapped in since open (for logs and tests).
+  size_t cleans() const;
 
   /// The open log of partition `p`, or nullptr if it has none yet.
   std::shared_ptr<storage::partition_log> log(int32_t p = 0) const;
@@ -152,9 +136,7 @@ private:
     std::shared_ptr<storage::partition_log> log; ///< nullptr until the first commit
     cluster::offset_table table;
     bool flush_in_flight = false;
-    bool rewrite_in_flight = false;
-    /// Appended to the old log while a rewrite runs, to be appended to the new one too.
-    std::vector<cluster::offset_update> pending;
+    bool clean_in_flight = false;
   };
 
   offset_log_store(const storage::log_directory& dir, const storage::log_config& cfg, blocking_runner run_blocking,
@@ -173,21 +155,17 @@ private:
                        std::vector<blocking_job>& jobs);
   // Partition `p`'s log, created on its first use; the mutex is held.
   status open_log_locked(int32_t p, int64_t now_ms);
-  // The steps TxnOffsetCommit and a marker share: under the mutex, unless the store is closed
-  // or `p` is being rewritten, `append` on partition `p` (its log created first if
+  // The steps TxnOffsetCommit and a marker share: under the mutex, unless the store is closed,
+  // `append` on partition `p` (its log created first if
   // `create_log`; without a log nothing is appended); then its flush, and `done`.
   void append_for_txn(int32_t p, int64_t now_ms, bool create_log, const std::function<status(partition_state&)>& append,
                       commit_done done);
   blocking_job prepare_flush_locked(int32_t p, int64_t now_ms);
   void start(std::vector<blocking_job> jobs);
 
-  // The rewrite (offset_log_rewrite.cpp).
-  blocking_job prepare_rewrite_locked(int32_t p, int64_t now_ms);
-  status run_rewrite(int32_t p, const std::string& path, const std::vector<char>& snapshot, int64_t base_offset,
-                     int64_t now_ms);
   status append_to(storage::partition_log& log, const std::vector<cluster::offset_update>& updates, int64_t now_ms);
-  std::error_code abandon_rewrite(int32_t p, const std::string& path, std::error_code why);
-  std::error_code abandon_rewrite_locked(int32_t p);
+  // A clean round of partition `p` if its log is due (offset_log_cleaning.cpp); the mutex is held.
+  blocking_job prepare_clean_locked(int32_t p, int64_t now_ms);
 
   const storage::log_directory& dir_;
   storage::log_config cfg_;
@@ -196,7 +174,7 @@ private:
 
   mutable std::mutex mutex_;
   std::map<int32_t, partition_state> partitions_;
-  size_t rewrites_ = 0;
+  size_t cleans_ = 0;
   bool closed_ = false;
 };
 

@@ -25,10 +25,9 @@
 //   generation, so commits in flight from the old term are not applied to a later one
 //   (they may be in the log: the next leader loads them, as in Kafka).
 //
-// No rewrite of superseded records here (offset_log_store's rewrite replaces a log's
-// folder, which a replica cannot do alone without diverging from the others): the logs
-// of a cluster grow with its commits until log compaction exists. Retention does not
-// touch them (they are not on the routes the retention cleaner walks).
+// Superseded records go by compaction: the topic is created with cleanup.policy=compact and
+// every replica's log cleaner compacts its own copy (actors/log_cleaner.hpp), as in Kafka.
+// Retention does not touch them (they are not on the routes the retention cleaner walks).
 //
 // Shared by the group actors, the expirer and the node actor: one mutex. Commits spawn a
 // short-lived actor that waits for the partition actor's answer.

@@ -11,11 +11,8 @@ bool is_internal_topic(std::string_view name) noexcept {
   return name == offsets_topic_name || name == transaction_state_topic;
 }
 
-std::map<std::string, std::string> txn_topic_configs(int32_t replicas, int32_t min_isr, int32_t segment_bytes,
-                                                     int32_t expiration_ms) {
-  return {{"cleanup.policy", "delete"},
-          {"retention.ms", std::to_string(expiration_ms)},
-          {"retention.bytes", "-1"},
+std::map<std::string, std::string> txn_topic_configs(int32_t replicas, int32_t min_isr, int32_t segment_bytes) {
+  return {{"cleanup.policy", "compact"},
           {"segment.bytes", std::to_string(segment_bytes)},
           {"min.insync.replicas", std::to_string(std::max(1, std::min(min_isr, replicas)))},
           {"unclean.leader.election.enable", "false"}};

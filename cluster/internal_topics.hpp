@@ -18,9 +18,9 @@ namespace cafka::cluster {
 
 bool is_internal_topic(std::string_view name) noexcept;
 
-/// The topic configs __transaction_state is created with: delete policy with retention.ms at
-/// the expiration, no size limit, the segment size, min.insync.replicas at most `replicas`.
-std::map<std::string, std::string> txn_topic_configs(int32_t replicas, int32_t min_isr, int32_t segment_bytes,
-                                                     int32_t expiration_ms);
+/// The topic configs __transaction_state is created with, as Kafka's: compacted (an expired
+/// id's tombstone, then compaction, removes it), the segment size, min.insync.replicas at
+/// most `replicas`, no unclean election.
+std::map<std::string, std::string> txn_topic_configs(int32_t replicas, int32_t min_isr, int32_t segment_bytes);
 
 } // namespace cafka::cluster

@@ -120,28 +120,4 @@ std::vector<offset_update> offset_table::expired(int64_t now_ms, int64_t retenti
   return out;
 }
 
-double offset_table::superseded_fraction() const noexcept {
-  if (log_records_ == 0)
-    return 0.0;
-  auto live = entries_.size() < log_records_ ? entries_.size() : log_records_;
-  return static_cast<double>(log_records_ - live) / static_cast<double>(log_records_);
-}
-
-std::vector<offset_update> offset_table::snapshot() const {
-  std::vector<offset_update> out;
-  out.reserve(entries_.size());
-  for (auto& [key, value] : entries_)
-    out.push_back({key, value});
-  return out;
-}
-
-std::vector<char> offset_table::snapshot_batches(int64_t timestamp_ms,
-                                                 size_t max_batch_bytes) const {
-  return encode_offset_batches(snapshot(), timestamp_ms, max_batch_bytes);
-}
-
-std::vector<char> offset_table::snapshot_batch(int64_t timestamp_ms) const {
-  return encode_offset_batch(snapshot(), timestamp_ms);
-}
-
 } // namespace cafka::cluster

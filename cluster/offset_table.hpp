@@ -21,9 +21,8 @@
 // transaction: COMMIT applies them (in the order they were written), ABORT drops them, as
 // Kafka's GroupMetadata.pendingTransactionalOffsetCommits. OffsetFetch does not see them.
 //
-// Superseded records: the log holds every record ever appended, the table only the last
-// per key. superseded_fraction() says how much of the log is dead, so the owner can rewrite
-// the log from snapshot_batches() (only live entries) when it is worth it.
+// Superseded records: the log holds every record appended until the cleaner compacts it
+// (storage/clean_job.hpp), the table only the last per key.
 
 #include <cstddef>
 #include <cstdint>
@@ -89,24 +88,8 @@ public:
   std::vector<offset_update> expired(int64_t now_ms, int64_t retention_ms,
                                      const group_expiry_probe& group_state) const;
 
-  /// Records in the log, as counted by apply() since construction or the last
-  /// log_rewritten().
+  /// Records applied since construction (what the log held, before compaction).
   size_t log_records() const noexcept { return log_records_; }
-  /// The part of the log that a rewrite would drop: (log_records - size) / log_records,
-  /// 0 for an empty log. Tombstones count as superseded: a rewritten log does not need them.
-  double superseded_fraction() const noexcept;
-
-  /// Every live entry as a commit, by key order, in batches of at most `max_batch_bytes`
-  /// (encode_offset_batches): a fresh log holding exactly this table. Empty for an empty
-  /// table.
-  std::vector<char> snapshot_batches(int64_t timestamp_ms, size_t max_batch_bytes) const;
-  /// The same as one batch (a table small enough for message.max.bytes).
-  std::vector<char> snapshot_batch(int64_t timestamp_ms) const;
-  /// The live entries as commits, by key order (what the snapshot encodes).
-  std::vector<offset_update> snapshot() const;
-
-  /// Tells the table its log was replaced by a snapshot: the log now holds size() records.
-  void log_rewritten() noexcept { log_records_ = entries_.size(); }
 
 private:
   /// Stores or removes `update`'s offset (no log count).

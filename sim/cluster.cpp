@@ -354,6 +354,7 @@ struct cluster::impl {
         kill(g);
     kill(n.actor);
     kill(n.cleaner);
+    kill(n.log_cleaner); // (its workers are linked to it)
     kill(n.offsets_expirer);
     kill(n.txn_coordinator); // (its abort timer would keep the host's scheduler busy forever)
     kill(n.io_worker);

@@ -226,59 +226,6 @@ BOOST_AUTO_TEST_CASE(a_commit_in_the_future_does_not_overflow) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-BOOST_AUTO_TEST_SUITE(offset_table_log)
-
-BOOST_AUTO_TEST_CASE(superseded_fraction_counts_dead_records) {
-  offset_table t;
-  BOOST_TEST(t.superseded_fraction() == 0.0);
-  t.apply(put("g", "t", 0, 1));
-  BOOST_TEST(t.superseded_fraction() == 0.0);
-  t.apply({put("g", "t", 0, 2), put("g", "t", 0, 3), put("g", "t", 1, 1)});
-  BOOST_TEST(t.log_records() == 4u);
-  BOOST_TEST(t.superseded_fraction() == 0.5); // 2 live of 4
-  t.apply(remove("g", "t", 1)); // the commit and its tombstone are both dead now
-  BOOST_TEST(t.superseded_fraction() == 0.8);
-  t.log_rewritten();
-  BOOST_TEST(t.log_records() == 1u);
-  BOOST_TEST(t.superseded_fraction() == 0.0);
-}
-
-BOOST_AUTO_TEST_CASE(snapshot_rebuilds_the_same_table) {
-  offset_table t;
-  offset_update expiring{{"g", "t", 2}, commit(7, 50, "m")};
-  expiring.value->expire_timestamp_ms = 99;
-  offset_update with_epoch{{"h", "t", 0}, commit(8, 60)};
-  with_epoch.value->leader_epoch = 4;
-  t.apply({put("g", "t", 0, 1, 10), put("g", "t", 0, 2, 20), put("g", "t", 1, 5, 30),
-           remove("g", "t", 1), expiring, with_epoch});
-  auto batch = t.snapshot_batch(12345);
-  auto decoded = decode_offset_batches(view(batch));
-  BOOST_REQUIRE(decoded);
-  BOOST_TEST(decoded->updates.size() == 3u); // only live entries, no tombstones
-  offset_table rebuilt;
-  rebuilt.apply(decoded->updates);
-  BOOST_TEST((rebuilt.snapshot() == t.snapshot()));
-  BOOST_TEST(rebuilt.find({"g", "t", 0})->commit_timestamp_ms == 20); // not the snapshot time
-  BOOST_TEST(rebuilt.find({"g", "t", 2})->expire_timestamp_ms.value_or(-1) == 99);
-  BOOST_TEST(rebuilt.find({"h", "t", 0})->leader_epoch == 4);
-  BOOST_TEST(rebuilt.superseded_fraction() == 0.0);
-}
-
-BOOST_AUTO_TEST_CASE(snapshot_in_bounded_batches) {
-  offset_table t;
-  for (int32_t p = 0; p < 50; ++p)
-    t.apply(put("group", "topic", p, p, 1));
-  auto buffer = t.snapshot_batches(1, 400);
-  auto decoded = decode_offset_batches(view(buffer));
-  BOOST_REQUIRE(decoded);
-  BOOST_TEST((decoded->updates == t.snapshot()));
-  BOOST_TEST(buffer.size() > t.snapshot_batch(1).size()); // more batch headers
-  BOOST_TEST(offset_table{}.snapshot_batch(1).empty());
-  BOOST_TEST(offset_table{}.snapshot_batches(1, 400).empty());
-}
-
-BOOST_AUTO_TEST_SUITE_END()
-
 BOOST_AUTO_TEST_SUITE(offset_table_transactions)
 
 // TxnOffsetCommit's offsets are invisible until their transaction's COMMIT marker and dropped
