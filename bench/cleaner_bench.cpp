@@ -1,6 +1,7 @@
 // Log cleaner benchmark: prints one name=value line per figure.
 //
 //   cleaner_bench [--dir PATH] [--mib N] [--keys K] [--dedupe-mib M] [--segment-mib S]
+//                 [--producer-rate R]
 //
 // Builds a compacted partition log of N MiB (default 1024) of 100-byte values over K random
 // keys (default 1,000,000), in batches of 100 records and segments of S MiB (default 64),
@@ -8,9 +9,11 @@
 // clean_job::run, complete_clean) with a key map of M MiB (default 128,
 // log.cleaner.dedupe.buffer.size). Prints the clean's rate (bytes of the log read per
 // second), the bytes left, the key map's size and how far the process's resident memory grew
-// beyond it while the clean ran. Then an identical log is cleaned while a producer thread
-// appends 100-record batches to a third log as fast as it can; its rate alone (over as long
-// as the first clean took) and during the clean is printed, and their ratio.
+// beyond it while the clean ran. Then identical logs are cleaned while a producer thread
+// appends 100-record batches to another log, once as fast as it can and once paced at R
+// records/s (default 1,000,000, about what a broker's produce path reaches here); its rate
+// alone (over as long as the first clean took) and during the clean are printed, and their
+// ratio.
 
 #include <unistd.h>
 
@@ -24,27 +27,16 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_clock.hpp"
 #include "protocol/record_batch.hpp"
 #include "storage/partition_log.hpp"
 
 using namespace cafka;
-using clock_type = std::chrono::steady_clock;
+using bench::clock_type;
+using bench::rss_kib;
+using bench::seconds_since;
 
 namespace {
-
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
-
-long rss_kib() {
-  long pages = 0, resident = 0;
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-      resident = 0;
-    std::fclose(f);
-  }
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "cleaner_bench: %s\n", what.c_str());
@@ -68,36 +60,57 @@ std::vector<char> keyed_batch(std::mt19937_64& rng, long keys, const std::string
   return b.build();
 }
 
-// Appends batches until `stop`; counts records.
-void produce(storage::partition_log& log, const std::atomic<bool>& stop, std::atomic<long>& records) {
+// Appends batches until `stop`, at most `pace` records/s (0: as fast as it can); counts
+// records.
+void produce(storage::partition_log& log, const std::atomic<bool>& stop, std::atomic<long>& records, long pace) {
   std::mt19937_64 rng(7);
   std::string value(100, 'p');
   auto batch = keyed_batch(rng, 1000, value);
+  auto t0 = clock_type::now();
+  long sent = 0;
   while (!stop.load(std::memory_order_relaxed)) {
     auto copy = batch;
     if (!log.append(copy, 1'700'000'000'000))
       fail("producer append");
+    sent += 100;
     records.fetch_add(100, std::memory_order_relaxed);
+    if (pace > 0) {
+      auto due = t0 + std::chrono::duration<double>(static_cast<double>(sent) / static_cast<double>(pace));
+      std::this_thread::sleep_until(due);
+    }
   }
 }
 
-// The producer's records/s over `seconds` while `during` runs (or alone when it is empty).
-double producer_rate(storage::partition_log& log, double seconds) {
-  std::atomic<bool> stop{false};
-  std::atomic<long> records{0};
-  auto t0 = clock_type::now();
-  std::thread t{[&] { produce(log, stop, records); }};
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  stop = true;
-  t.join();
-  return static_cast<double>(records.load()) / seconds_since(t0);
+// A producer's records/s: alone over `seconds`, and while `work` runs.
+struct producer_rates {
+  double alone = 0;
+  double during = 0;
+};
+
+template <class Work>
+producer_rates measure_producer(storage::partition_log& log, long pace, double seconds, Work&& work) {
+  producer_rates r;
+  for (int phase = 0; phase < 2; ++phase) {
+    std::atomic<bool> stop{false};
+    std::atomic<long> records{0};
+    auto t0 = clock_type::now();
+    std::thread t{[&] { produce(log, stop, records, pace); }};
+    if (phase == 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    else
+      work();
+    stop = true;
+    t.join();
+    (phase == 0 ? r.alone : r.during) = static_cast<double>(records.load()) / seconds_since(t0);
+  }
+  return r;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
   std::string dir = "/tmp/cafka-cleaner-bench";
-  long mib = 1024, keys = 1'000'000, dedupe_mib = 128, segment_mib = 64;
+  long mib = 1024, keys = 1'000'000, dedupe_mib = 128, segment_mib = 64, producer_pace = 1'000'000;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--dir")
@@ -110,6 +123,8 @@ int main(int argc, char** argv) {
       dedupe_mib = std::stol(v);
     else if (k == "--segment-mib")
       segment_mib = std::stol(v);
+    else if (k == "--producer-rate")
+      producer_pace = std::stol(v);
     else
       fail("unknown option " + k);
   }
@@ -181,21 +196,23 @@ int main(int argc, char** argv) {
               static_cast<size_t>(dedupe_mib) << 20, map.memory_bytes(), rss_peak - rss_before);
   std::fflush(stdout);
 
+  // Producers to another log while identical logs are cleaned: one as fast as it can, one
+  // paced at --producer-rate (a broker's produce path on this machine reaches about that).
   storage::log_config plain;
   plain.segment_bytes = 1 << 30;
   auto other = open_log(dir + "/other-0", plain);
-  auto alone = producer_rate(*other, clean_seconds);
-  std::atomic<bool> stop{false};
-  std::atomic<long> produced{0};
-  auto p0 = clock_type::now();
-  std::thread producer{[&] { produce(*other, stop, produced); }};
-  auto busy_seconds = clean(*busy_log, rss_peak, stats);
-  stop = true;
-  producer.join();
-  auto during = static_cast<double>(produced.load()) / seconds_since(p0);
-  std::printf("clean_with_producer_mb_per_s=%.1f\n", static_cast<double>(stats.bytes_read) / 1e6 / busy_seconds);
-  std::printf("producer_alone_records_per_s=%.0f\nproducer_during_clean_records_per_s=%.0f\nproducer_during_vs_alone=%.3f\n",
-              alone, during, during / alone);
+  auto paced_log = build(dir + "/compacted-2");
+  for (long pace : {0L, producer_pace}) {
+    auto& log = pace == 0 ? *busy_log : *paced_log;
+    double busy_seconds = 0;
+    auto rates = measure_producer(*other, pace, clean_seconds, [&] { busy_seconds = clean(log, rss_peak, stats); });
+    auto name = pace == 0 ? std::string("producer_unpaced") : "producer_paced_" + std::to_string(pace);
+    std::printf("%s_clean_mb_per_s=%.1f\n%s_alone_records_per_s=%.0f\n%s_during_clean_records_per_s=%.0f\n"
+                "%s_during_vs_alone=%.3f\n",
+                name.c_str(), static_cast<double>(stats.bytes_read) / 1e6 / busy_seconds, name.c_str(), rates.alone,
+                name.c_str(), rates.during, name.c_str(), rates.during / rates.alone);
+    std::fflush(stdout);
+  }
   std::filesystem::remove_all(dir);
   return 0;
 }

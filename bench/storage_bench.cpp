@@ -21,28 +21,17 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_clock.hpp"
 #include "protocol/batch_header.hpp"
 #include "protocol/record_batch.hpp"
 #include "storage/partition_log.hpp"
 
 using namespace cafka;
-using clock_type = std::chrono::steady_clock;
+using bench::clock_type;
+using bench::rss_kib;
+using bench::seconds_since;
 
 namespace {
-
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
-
-long rss_kib() {
-  long pages = 0, resident = 0;
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-      resident = 0;
-    std::fclose(f);
-  }
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 long peak_rss_kib() {
   rusage ru{};
