@@ -6,7 +6,6 @@
 #include "protocol/byte_reader.hpp"
 #include "protocol/byte_writer.hpp"
 #include "protocol/compression.hpp"
-#include "protocol/endian.hpp"
 #include "protocol/errc.hpp"
 #include "protocol/record_codec.hpp"
 #include "protocol/record_section.hpp"
@@ -20,24 +19,16 @@ int64_t wrapping_sub(int64_t a, int64_t b) noexcept {
   return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
 }
 
-// Fills in the header of the batch that starts at `out[at]` and ends at out.end().
-void finish_header(std::vector<char>& out, size_t at, const batch_header& h, int16_t attributes,
-                   int64_t base_timestamp, int64_t max_timestamp, int32_t count) {
-  char* p = out.data() + at;
-  auto size = out.size() - at;
-  store_be(p + L::base_offset, h.base_offset);
-  store_be(p + L::batch_length, static_cast<int32_t>(size - L::log_overhead));
-  store_be(p + L::leader_epoch, h.leader_epoch);
-  store_be(p + L::magic, int8_t{2});
-  store_be(p + L::attributes, attributes);
-  store_be(p + L::last_offset_delta, h.last_offset_delta);
-  store_be(p + L::base_timestamp, base_timestamp);
-  store_be(p + L::max_timestamp, max_timestamp);
-  store_be(p + L::producer_id, h.producer_id);
-  store_be(p + L::producer_epoch, h.producer_epoch);
-  store_be(p + L::base_sequence, h.base_sequence);
-  store_be(p + L::record_count, count);
-  update_crc(p, size);
+// Fills in the header of the batch that starts at `out[at]` and ends at out.end(): `h` with
+// the given attributes, timestamps and count.
+void finish_header(std::vector<char>& out, size_t at, batch_header h, int16_t attributes, int64_t base_timestamp,
+                   int64_t max_timestamp, int32_t count) {
+  h.attributes = attributes;
+  h.base_timestamp = base_timestamp;
+  h.max_timestamp = max_timestamp;
+  h.record_count = count;
+  store_batch_header(out.data() + at, out.size() - at, h);
+  update_crc(out.data() + at, out.size() - at);
 }
 
 } // namespace

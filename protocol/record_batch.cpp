@@ -8,8 +8,8 @@
 
 #include "protocol/byte_writer.hpp"
 #include "protocol/compression.hpp"
-#include "protocol/endian.hpp"
 #include "protocol/record_codec.hpp"
+#include "protocol/record_section.hpp"
 
 namespace cafka::protocol {
 namespace {
@@ -85,18 +85,18 @@ std::vector<char> batch_builder::build() {
   int16_t attributes = static_cast<int16_t>(options_.codec);
   if (options_.transactional) attributes |= batch_attributes::transactional;
   char* p = batch.data();
-  store_be(p + L::base_offset, options_.base_offset);
-  store_be(p + L::batch_length, static_cast<int32_t>(batch_length));
-  store_be(p + L::leader_epoch, options_.leader_epoch);
-  store_be(p + L::magic, int8_t{2});
-  store_be(p + L::attributes, attributes);
-  store_be(p + L::last_offset_delta, count_ - 1);
-  store_be(p + L::base_timestamp, base_timestamp_);
-  store_be(p + L::max_timestamp, max_timestamp_);
-  store_be(p + L::producer_id, options_.producer_id);
-  store_be(p + L::producer_epoch, options_.producer_epoch);
-  store_be(p + L::base_sequence, options_.base_sequence);
-  store_be(p + L::record_count, count_);
+  batch_header h;
+  h.base_offset = options_.base_offset;
+  h.leader_epoch = options_.leader_epoch;
+  h.attributes = attributes;
+  h.last_offset_delta = count_ - 1;
+  h.base_timestamp = base_timestamp_;
+  h.max_timestamp = max_timestamp_;
+  h.producer_id = options_.producer_id;
+  h.producer_epoch = options_.producer_epoch;
+  h.base_sequence = options_.base_sequence;
+  h.record_count = count_;
+  store_batch_header(p, batch.size(), h);
   if (options_.log_append_time) set_log_append_time(p, batch.size(), *options_.log_append_time);
   else update_crc(p, batch.size());
 

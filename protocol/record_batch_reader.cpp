@@ -3,6 +3,7 @@
 
 #include "protocol/byte_reader.hpp"
 #include "protocol/compression.hpp"
+#include "protocol/endian.hpp"
 #include "protocol/errc.hpp"
 #include "protocol/record_codec.hpp"
 #include "protocol/record_section.hpp"
@@ -39,6 +40,21 @@ result<batch_header> for_each_record(bytes_view batch, size_t max_uncompressed,
   if (auto st = walk_records(h, *section, [&](const record_view& rec, bytes_view) { visit(rec); }); !st)
     return st.error();
   return header;
+}
+
+void store_batch_header(char* p, size_t size, const batch_header& h) noexcept {
+  store_be(p + L::base_offset, h.base_offset);
+  store_be(p + L::batch_length, static_cast<int32_t>(size - L::log_overhead));
+  store_be(p + L::leader_epoch, h.leader_epoch);
+  store_be(p + L::magic, int8_t{2});
+  store_be(p + L::attributes, h.attributes);
+  store_be(p + L::last_offset_delta, h.last_offset_delta);
+  store_be(p + L::base_timestamp, h.base_timestamp);
+  store_be(p + L::max_timestamp, h.max_timestamp);
+  store_be(p + L::producer_id, h.producer_id);
+  store_be(p + L::producer_epoch, h.producer_epoch);
+  store_be(p + L::base_sequence, h.base_sequence);
+  store_be(p + L::record_count, h.record_count);
 }
 
 result<bytes_view> records_section(bytes_view batch, const batch_header& h, size_t max_uncompressed,

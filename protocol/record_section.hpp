@@ -14,6 +14,10 @@
 
 namespace cafka::protocol {
 
+/// Writes every header field of `h` but the CRC into the batch at `p` of `size` bytes
+/// (batch_length from `size`, magic 2). The caller computes the CRC (update_crc).
+void store_batch_header(char* p, size_t size, const batch_header& h) noexcept;
+
 /// The records section of `batch` (whose header is `h`): a view into `batch`, or, for a
 /// compressed batch, into `inflated`, which receives at most `max_uncompressed` bytes.
 /// Errors: those of decompress().

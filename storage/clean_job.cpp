@@ -33,17 +33,24 @@ bool is_transactional(const protocol::batch_header& h) noexcept {
   return (h.attributes & protocol::batch_attributes::transactional) != 0;
 }
 
-// Every batch of a sealed segment, CRC-checked, until `visit` returns false. A segment that
-// does not read to its end is damaged: the round stops rather than drop what follows.
+// Every batch of a sealed segment, CRC-checked, while `visit` answers true; an error it
+// answers ends the walk with that error. A segment that does not read to its end is damaged:
+// the round stops rather than drop what follows.
 template <class Visit>
 status for_each_batch(const file& log, uint64_t size, Visit&& visit) {
   bool stopped = false;
+  status failed;
   auto end = walk_batches(log, size, 0, true, stopped,
                           [&](const protocol::batch_header& h, uint64_t, protocol::bytes_view batch) {
-                            return visit(h, batch);
+                            result<bool> go_on = visit(h, batch);
+                            if (!go_on)
+                              failed = go_on.error();
+                            return go_on && *go_on;
                           });
   if (!end)
     return end.error();
+  if (!failed)
+    return failed;
   if (!stopped && *end != size)
     return errc::corrupt_batch;
   return {};
@@ -69,8 +76,7 @@ status clean_job::build_map(offset_map& map) {
     if (next_base <= first_dirty_)
       continue; // wholly clean
     bool full = false;
-    status failed;
-    auto st = for_each_batch(s.log, s.size, [&](const protocol::batch_header& h, protocol::bytes_view batch) {
+    auto st = for_each_batch(s.log, s.size, [&](const protocol::batch_header& h, protocol::bytes_view batch) -> result<bool> {
       if (h.last_offset() < first_dirty_ || is_control(h)
           || (is_transactional(h) && aborted(h.producer_id, h.base_offset)))
         return true;
@@ -78,20 +84,14 @@ status clean_job::build_map(offset_map& map) {
         if (!full && r.key && !map.put(*r.key, r.offset))
           full = true;
       });
-      if (!walked) {
-        failed = walked.error();
-        return false;
-      }
-      if (full) {
+      if (!walked)
+        return walked.error();
+      if (full)
         map_end_ = h.base_offset; // this batch and the rest wait for the next round
-        return false;
-      }
-      return true;
+      return !full;
     });
     if (!st)
       return st;
-    if (!failed)
-      return failed;
     ++stats_.segments_read;
     if (full)
       break;
@@ -124,8 +124,7 @@ status clean_job::write_group(size_t first, size_t last, const offset_map& map) 
     auto& s = sources_[i];
     aborted_entries.insert(aborted_entries.end(), s.aborted.begin(), s.aborted.end());
     stats_.bytes_read += s.size;
-    status failed;
-    auto st = for_each_batch(s.log, s.size, [&](const protocol::batch_header& h, protocol::bytes_view batch) {
+    auto st = for_each_batch(s.log, s.size, [&](const protocol::batch_header& h, protocol::bytes_view batch) -> result<bool> {
       stats_.records_read += static_cast<uint64_t>(h.record_count);
       if (is_control(h)) {
         out.insert(out.end(), batch.begin(), batch.end());
@@ -142,10 +141,8 @@ status clean_job::write_group(size_t first, size_t last, const offset_map& map) 
           return r.value || !tombstones_expire;
         };
         auto filtered = protocol::filter_batch(batch, limit, keep, horizon, out);
-        if (!filtered) {
-          failed = filtered.error();
-          return false;
-        }
+        if (!filtered)
+          return filtered.error();
         stats_.records_kept += static_cast<uint64_t>(filtered->kept);
         if (filtered->outcome == protocol::filter_outcome::emptied && h.producer_id >= 0) {
           auto last_data = last_data_offset_.find(h.producer_id);
@@ -154,16 +151,12 @@ status clean_job::write_group(size_t first, size_t last, const offset_map& map) 
         }
       }
       if (out.size() >= write_chunk_bytes)
-        if (auto st = write_out(); !st) {
-          failed = st;
-          return false;
-        }
+        if (auto st = write_out(); !st)
+          return st.error();
       return true;
     });
     if (!st)
       return st;
-    if (!failed)
-      return failed;
   }
   if (auto st = write_out(); !st)
     return st;
